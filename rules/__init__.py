@@ -1,0 +1,32 @@
+"""The Catan rules engine: pure Python, no Django. See docs/ENGINE.md.
+
+    state = new_game(scenario="base", players=4, seed=7)
+    seat = to_move(state)[0]
+    action = legal_actions(state, seat)[0]
+    events = apply(state, seat, action)
+    public = view(state, None)
+"""
+
+from .actions import apply, events_for
+from .errors import IllegalAction
+from .game import SCENARIOS, new_game
+from .legal import legal_actions, to_move
+from .scoring import victory_points
+from .state import SCHEMA_VERSION, State, dump, load
+from .view import view
+
+__all__ = [
+    "SCENARIOS",
+    "SCHEMA_VERSION",
+    "IllegalAction",
+    "State",
+    "apply",
+    "dump",
+    "events_for",
+    "legal_actions",
+    "load",
+    "new_game",
+    "to_move",
+    "victory_points",
+    "view",
+]

@@ -1,0 +1,489 @@
+"""`apply`: check an action against the rules and carry it out, returning what happened as events.
+
+An illegal or malformed action raises `IllegalAction` before anything changes. Events meant for some seats
+only (a stolen card, a drawn development card) carry an `audience` list; `events_for` filters them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import chance, placement
+from .constants import (
+    CITY_COST,
+    DEVELOPMENT_CARDS,
+    DEVELOPMENT_COST,
+    DISCARD_LIMIT,
+    GOLD,
+    KNIGHT,
+    LARGEST_ARMY_MINIMUM,
+    MONOPOLY,
+    RESOURCE_INDEX,
+    RESOURCES,
+    ROAD_BUILDING,
+    ROAD_COST,
+    SETTLEMENT_COST,
+    YEAR_OF_PLENTY,
+)
+from .errors import IllegalAction
+from .legal import legal_actions, to_move, trade_terms_feasible
+from .longest_road import award_after_break, award_after_growth
+from .scoring import check_winner
+from .state import (
+    DISCARD,
+    GAME_OVER,
+    MAIN,
+    ROAD_BUILDING as ROAD_BUILDING_PHASE,
+    ROBBER,
+    ROLL,
+    SETUP_ROAD,
+    SETUP_SETTLEMENT,
+    State,
+)
+
+Event = dict[str, Any]
+FREE_FORM = frozenset({"offer_trade", "counter_trade", "discard"})
+MAX_TRADE_CARDS = 40
+
+
+def apply(state: State, seat: int, action: Any) -> list[Event]:
+    """Carry out `action` for `seat`. Raises IllegalAction, leaving the state untouched, if it is not legal."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("malformed", "An action is an object with a string 'type'.")
+    if not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise IllegalAction("bad_seat", "No such seat.")
+    if state.phase == GAME_OVER:
+        raise IllegalAction("game_over", "The game is over.")
+    kind = action["type"]
+    if kind in FREE_FORM:
+        events = _apply_free_form(state, seat, kind, action)
+    else:
+        legal = legal_actions(state, seat)
+        try:
+            canonical = legal[legal.index(action)]
+        except ValueError:
+            raise _refusal(state, seat, action) from None
+        events = HANDLERS[kind](state, seat, canonical)
+    state.version += 1
+    state._legal_cache = None
+    if check_winner(state):
+        events.append({"type": "game_won", "seat": state.winner, "victory_points": _final_points(state)})
+    return events
+
+
+def events_for(events: list[Event], seat: int | None) -> list[Event]:
+    """The events a seat (or a spectator, None) may see, without their audience markers."""
+    out = []
+    for event in events:
+        audience = event.get("audience")
+        if audience is None:
+            out.append(event)
+        elif seat in audience:
+            out.append({k: v for k, v in event.items() if k != "audience"})
+    return out
+
+
+def _refusal(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
+    if seat not in to_move(state) and not (state.trade is not None and seat == state.current):
+        return IllegalAction("not_your_turn", "It is not your turn to act.")
+    if action["type"] not in HANDLERS:
+        return IllegalAction("unknown_action", f"Unknown action type {action['type']!r}.")
+    return IllegalAction("illegal_action", f"{action['type']} is not allowed now with these arguments.")
+
+
+def _final_points(state: State) -> dict[int, int]:
+    from .scoring import victory_points
+
+    return {s: victory_points(state, s) for s in range(state.players)}
+
+
+def _pay(state: State, seat: int, cost: tuple[int, ...]) -> None:
+    hand, bank = state.hands[seat], state.bank
+    for r in range(5):
+        if cost[r]:
+            hand[r] -= cost[r]
+            bank[r] += cost[r]
+
+
+def _take(state: State, seat: int, resource: int, count: int) -> int:
+    """Give `seat` up to `count` of a resource from the bank; returns how many it got."""
+    count = min(count, state.bank[resource])
+    state.bank[resource] -= count
+    state.hands[seat][resource] += count
+    return count
+
+
+# --- set-up -------------------------------------------------------------------------------------------
+
+
+def _build_settlement(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    vertex = action["vertex"]
+    events: list[Event] = []
+    if state.phase == SETUP_SETTLEMENT:
+        placement.put_settlement(state, seat, vertex)
+        state.setup_vertex = vertex
+        state.phase = SETUP_ROAD
+        events.append({"type": "built_settlement", "seat": seat, "vertex": vertex})
+        if state.setup_index >= state.players:
+            events.append(_starting_resources(state, seat, vertex))
+        return events
+    _pay(state, seat, SETTLEMENT_COST)
+    placement.put_settlement(state, seat, vertex)
+    events.append({"type": "built_settlement", "seat": seat, "vertex": vertex})
+    cut = {state.edge_owner[e] for e in state.derived.topo.vertex_edges[vertex]} - {seat, -1}
+    if cut:
+        award_after_break(state, sorted(cut))
+    return events
+
+
+def _starting_resources(state: State, seat: int, vertex: int) -> Event:
+    """The second set-up settlement yields one card per adjacent producing hex (gold: a choice, Seafarers)."""
+    gained = [0] * 5
+    for h in state.derived.topo.vertex_hexes[vertex]:
+        terrain = state.terrain[h]
+        if terrain < 5:
+            gained[terrain] += _take(state, seat, terrain, 1)
+    return {"type": "starting_resources", "seat": seat, "resources": _named(gained)}
+
+
+def _build_road(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    edge = action["edge"]
+    phase = state.phase
+    if phase == MAIN:
+        _pay(state, seat, ROAD_COST)
+    placement.put_edge_piece(state, seat, edge, ship=False)
+    events: list[Event] = [{"type": "built_road", "seat": seat, "edge": edge}]
+    holder = state.longest_road
+    award_after_growth(state, seat)
+    if state.longest_road != holder:
+        events.append({"type": "longest_road", "seat": state.longest_road, "length": state.road_length[seat]})
+    if phase == SETUP_ROAD:
+        _advance_setup(state)
+    elif phase == ROAD_BUILDING_PHASE:
+        state.free_roads -= 1
+        if not state.free_roads or not state.supply[seat]["roads"] or not placement.road_edges(state, seat):
+            state.free_roads = 0
+            state.phase = state.return_phase
+    return events
+
+
+def _advance_setup(state: State) -> None:
+    state.setup_index += 1
+    state.setup_vertex = -1
+    if state.setup_index < len(state.setup_order):
+        state.phase = SETUP_SETTLEMENT
+        state.current = state.setup_order[state.setup_index]
+        return
+    state.phase = ROLL
+    state.current = state.first
+    state.turn = 1
+
+
+# --- the turn -----------------------------------------------------------------------------------------
+
+
+def _roll(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    stream, a = chance.below(state.stream, 6)
+    stream, b = chance.below(stream, 6)
+    state.stream = stream
+    a, b = a + 1, b + 1
+    total = a + b
+    state.dice = [a, b]
+    state.dice_history[total] += 1
+    events: list[Event] = [{"type": "rolled", "seat": seat, "dice": [a, b]}]
+    if total == 7:
+        owed = [sum(hand) // 2 if sum(hand) > DISCARD_LIMIT else 0 for hand in state.hands]
+        state.discards_owed = owed
+        state.return_phase = MAIN
+        state.phase = DISCARD if any(owed) else ROBBER
+        if any(owed):
+            events.append({"type": "must_discard", "counts": {s: n for s, n in enumerate(owed) if n}})
+        return events
+    state.phase = MAIN
+    events.append({"type": "produced", "gains": _produce(state, total)})
+    return events
+
+
+def _produce(state: State, number: int) -> dict[int, dict[str, int]]:
+    """Pay every building next to a hex with this number, under the bank-shortage rule of §4."""
+    owed = [[0] * 5 for _ in range(state.players)]
+    topo = state.derived.topo
+    owner, city, terrain = state.vertex_owner, state.vertex_city, state.terrain
+    for h in state.derived.hexes_by_number[number]:
+        if h == state.robber:
+            continue
+        resource = terrain[h]
+        if resource == GOLD:
+            continue
+        for v in topo.hex_vertices[h]:
+            seat = owner[v]
+            if seat >= 0:
+                owed[seat][resource] += 2 if city[v] else 1
+    gains: dict[int, dict[str, int]] = {}
+    for r in range(5):
+        claimants = [s for s in range(state.players) if owed[s][r]]
+        if not claimants:
+            continue
+        total = sum(owed[s][r] for s in claimants)
+        if total > state.bank[r] and len(claimants) > 1:
+            continue
+        for s in claimants:
+            got = _take(state, s, r, owed[s][r])
+            if got:
+                gains.setdefault(s, {})[RESOURCES[r]] = got
+    return gains
+
+
+def _move_robber(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    state.robber = action["hex"]
+    events: list[Event] = [{"type": "moved_robber", "seat": seat, "hex": action["hex"]}]
+    victim = action.get("victim")
+    if victim is not None:
+        events.extend(_steal(state, seat, victim))
+    state.phase = state.return_phase
+    return events
+
+
+def _steal(state: State, thief: int, victim: int) -> list[Event]:
+    hand = state.hands[victim]
+    state.stream, pick = chance.below(state.stream, sum(hand))
+    for r in range(5):
+        if pick < hand[r]:
+            break
+        pick -= hand[r]
+    hand[r] -= 1
+    state.hands[thief][r] += 1
+    return [
+        {"type": "stole", "seat": thief, "victim": victim},
+        {"type": "stolen_card", "seat": thief, "victim": victim, "resource": RESOURCES[r], "audience": [thief, victim]},
+    ]
+
+
+def _end_turn(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    new = state.development_new[seat]
+    cards = state.development[seat]
+    for c in range(5):
+        cards[c] += new[c]
+        new[c] = 0
+    state.development_played = False
+    state.trade = None
+    state.current = (seat + 1) % state.players
+    state.turn += 1
+    state.dice = None
+    state.phase = ROLL
+    return [{"type": "turn_ended", "seat": seat, "next": state.current}]
+
+
+# --- building -----------------------------------------------------------------------------------------
+
+
+def _build_city(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    _pay(state, seat, CITY_COST)
+    placement.put_city(state, seat, action["vertex"])
+    return [{"type": "built_city", "seat": seat, "vertex": action["vertex"]}]
+
+
+def _buy_development(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    _pay(state, seat, DEVELOPMENT_COST)
+    card = state.deck.pop()
+    state.development_new[seat][card] += 1
+    return [
+        {"type": "bought_development", "seat": seat},
+        {"type": "drew_development", "seat": seat, "card": DEVELOPMENT_CARDS[card], "audience": [seat]},
+    ]
+
+
+# --- development cards --------------------------------------------------------------------------------
+
+
+def _played(state: State, seat: int, card: int) -> None:
+    state.development[seat][card] -= 1
+    state.development_played = True
+
+
+def _play_knight(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    _played(state, seat, KNIGHT)
+    state.knights[seat] += 1
+    events: list[Event] = [{"type": "played_knight", "seat": seat}]
+    holder = state.largest_army
+    count = state.knights[seat]
+    if holder != seat and count >= LARGEST_ARMY_MINIMUM and (holder < 0 or count > state.knights[holder]):
+        state.largest_army = seat
+        events.append({"type": "largest_army", "seat": seat, "knights": count})
+    state.return_phase = state.phase
+    state.phase = ROBBER
+    return events
+
+
+def _play_road_building(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    _played(state, seat, ROAD_BUILDING)
+    state.free_roads = min(2, state.supply[seat]["roads"])
+    state.return_phase = state.phase
+    state.phase = ROAD_BUILDING_PHASE
+    return [{"type": "played_road_building", "seat": seat}]
+
+
+def _play_year_of_plenty(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    _played(state, seat, YEAR_OF_PLENTY)
+    for name in action["resources"]:
+        _take(state, seat, RESOURCE_INDEX[name], 1)
+    return [{"type": "played_year_of_plenty", "seat": seat, "resources": list(action["resources"])}]
+
+
+def _play_monopoly(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    _played(state, seat, MONOPOLY)
+    r = RESOURCE_INDEX[action["resource"]]
+    taken = {}
+    for other in range(state.players):
+        if other != seat and state.hands[other][r]:
+            taken[other] = state.hands[other][r]
+            state.hands[seat][r] += state.hands[other][r]
+            state.hands[other][r] = 0
+    return [{"type": "played_monopoly", "seat": seat, "resource": action["resource"], "taken": taken}]
+
+
+# --- trading ------------------------------------------------------------------------------------------
+
+
+def _trade_bank(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    give, get = RESOURCE_INDEX[action["give"]], RESOURCE_INDEX[action["get"]]
+    rate = state.harbour_rates(seat)[give]
+    state.hands[seat][give] -= rate
+    state.bank[give] += rate
+    _take(state, seat, get, 1)
+    return [{"type": "traded_bank", "seat": seat, "give": action["give"], "count": rate, "get": action["get"]}]
+
+
+def _accept_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    state.trade["replies"][seat] = "accept"
+    return [{"type": "trade_reply", "seat": seat, "reply": "accept"}]
+
+
+def _reject_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    state.trade["replies"][seat] = "reject"
+    return [{"type": "trade_reply", "seat": seat, "reply": "reject"}]
+
+
+def _cancel_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    state.trade = None
+    return [{"type": "trade_cancelled", "seat": seat}]
+
+
+def _confirm_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    trade = state.trade
+    partner = action["seat"]
+    reply = trade["replies"][partner]
+    terms = reply if isinstance(reply, dict) else trade
+    mine, theirs = state.hands[seat], state.hands[partner]
+    for r in range(5):
+        mine[r] += terms["get"][r] - terms["give"][r]
+        theirs[r] += terms["give"][r] - terms["get"][r]
+    state.trade = None
+    return [
+        {
+            "type": "traded",
+            "seat": seat,
+            "partner": partner,
+            "give": _named(terms["give"]),
+            "get": _named(terms["get"]),
+        }
+    ]
+
+
+def _named(counts: list[int]) -> dict[str, int]:
+    return {RESOURCES[r]: n for r, n in enumerate(counts) if n}
+
+
+def parse_cards(value: Any, field: str) -> list[int]:
+    """A {resource: count} mapping from a client, as five counts; raises IllegalAction when malformed."""
+    if not isinstance(value, dict):
+        raise IllegalAction("malformed", f"'{field}' maps resource names to counts.")
+    counts = [0] * 5
+    for name, count in value.items():
+        if name not in RESOURCE_INDEX:
+            raise IllegalAction("malformed", f"Unknown resource {name!r} in '{field}'.")
+        if type(count) is not int or count < 0 or count > MAX_TRADE_CARDS:
+            raise IllegalAction("malformed", f"Counts in '{field}' are whole numbers from 0 to {MAX_TRADE_CARDS}.")
+        counts[RESOURCE_INDEX[name]] = count
+    return counts
+
+
+def _check_terms(give: list[int], get: list[int]) -> None:
+    if not any(give) or not any(get):
+        raise IllegalAction("empty_trade", "Both sides of a trade must give at least one card.")
+    if any(g and t for g, t in zip(give, get, strict=True)):
+        raise IllegalAction("same_resource_both_sides", "A resource cannot be on both sides of a trade.")
+
+
+def _apply_free_form(state: State, seat: int, kind: str, action: dict[str, Any]) -> list[Event]:
+    if kind == "discard":
+        return _discard(state, seat, action)
+    extra = set(action) - {"type", "give", "get", "to"}
+    if extra:
+        raise IllegalAction("malformed", f"Unexpected fields: {', '.join(sorted(extra))}.")
+    give, get = parse_cards(action.get("give"), "give"), parse_cards(action.get("get"), "get")
+    if kind == "offer_trade":
+        if seat != state.current or state.phase != MAIN:
+            raise IllegalAction("not_now", "Only the active player offers trades, after rolling.")
+        if state.trade is not None:
+            raise IllegalAction("trade_open", "An offer is already open.")
+        _check_terms(give, get)
+        if any(have < need for have, need in zip(state.hands[seat], give, strict=True)):
+            raise IllegalAction("cannot_afford", "You do not hold the cards you offer.")
+        others = [s for s in range(state.players) if s != seat]
+        to = action.get("to", others)
+        if not isinstance(to, list) or not to or any(type(s) is not int or s not in others for s in to):
+            raise IllegalAction("malformed", "'to' lists other seats.")
+        to = sorted(set(to))
+        state.trade = {"from": seat, "give": give, "get": get, "to": to, "replies": {}}
+        return [{"type": "trade_offered", "seat": seat, "give": _named(give), "get": _named(get), "to": to}]
+    # A counter-offer: terms stay in the active player's perspective ("give" is what the active player gives).
+    trade = state.trade
+    if trade is None or seat == state.current or seat not in trade["to"] or seat in trade["replies"]:
+        raise IllegalAction("not_now", "There is no offer for you to answer.")
+    _check_terms(give, get)
+    if any(have < need for have, need in zip(state.hands[seat], get, strict=True)):
+        raise IllegalAction("cannot_afford", "You do not hold the cards you would give.")
+    trade["replies"][seat] = {"give": give, "get": get}
+    return [{"type": "trade_reply", "seat": seat, "reply": "counter", "give": _named(give), "get": _named(get)}]
+
+
+def _discard(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    if state.phase != DISCARD or not state.discards_owed[seat]:
+        raise IllegalAction("not_now", "You have nothing to discard.")
+    if set(action) != {"type", "cards"}:
+        raise IllegalAction("malformed", "A discard is {'type': 'discard', 'cards': {resource: count}}.")
+    cards = parse_cards(action["cards"], "cards")
+    count = sum(cards)
+    if not count or count > state.discards_owed[seat]:
+        raise IllegalAction("bad_discard_count", f"Discard between 1 and {state.discards_owed[seat]} cards.")
+    hand = state.hands[seat]
+    if any(have < need for have, need in zip(hand, cards, strict=True)):
+        raise IllegalAction("cannot_afford", "You do not hold those cards.")
+    for r in range(5):
+        hand[r] -= cards[r]
+        state.bank[r] += cards[r]
+    state.discards_owed[seat] -= count
+    if not any(state.discards_owed):
+        state.phase = ROBBER
+    return [{"type": "discarded", "seat": seat, "cards": _named(cards), "remaining": state.discards_owed[seat]}]
+
+
+HANDLERS = {
+    "build_settlement": _build_settlement,
+    "build_road": _build_road,
+    "build_city": _build_city,
+    "buy_development": _buy_development,
+    "roll": _roll,
+    "move_robber": _move_robber,
+    "end_turn": _end_turn,
+    "play_knight": _play_knight,
+    "play_road_building": _play_road_building,
+    "play_year_of_plenty": _play_year_of_plenty,
+    "play_monopoly": _play_monopoly,
+    "trade_bank": _trade_bank,
+    "accept_trade": _accept_trade,
+    "reject_trade": _reject_trade,
+    "cancel_trade": _cancel_trade,
+    "confirm_trade": _confirm_trade,
+}

@@ -1,0 +1,46 @@
+"""The game's only source of chance: a SplitMix64 stream whose whole state is one integer.
+
+Keeping the generator to a single integer makes a state snapshot small, replay exact, and lets the server
+publish a hash of the seed at the start of a game and reveal it at the end (provably fair dice).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import MutableSequence
+from typing import TypeVar
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+T = TypeVar("T")
+
+
+def next_value(stream: int) -> tuple[int, int]:
+    """Advance the stream; return (new stream state, a 64-bit output)."""
+    stream = (stream + GOLDEN) & MASK
+    z = stream
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return stream, z ^ (z >> 31)
+
+
+def below(stream: int, n: int) -> tuple[int, int]:
+    """A uniform integer in [0, n) by rejection, so no value is favoured."""
+    limit = MASK - (MASK % n) if n else 0
+    while True:
+        stream, value = next_value(stream)
+        if value < limit:
+            return stream, value % n
+
+
+def shuffle(stream: int, items: MutableSequence[T]) -> int:
+    """Fisher-Yates shuffle in place; returns the new stream state."""
+    for i in range(len(items) - 1, 0, -1):
+        stream, j = below(stream, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return stream
+
+
+def seed_commitment(seed: int) -> str:
+    """The public hash of a seed: published when a game starts, checked against the seed revealed at its end."""
+    return hashlib.sha256(f"catan-seed:{seed}".encode()).hexdigest()

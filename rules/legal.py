@@ -1,0 +1,192 @@
+"""Who must act, and every legal action of a seat, as JSON-able dicts (cached per state version)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import placement
+from .constants import (
+    CITY_COST,
+    DEVELOPMENT_COST,
+    KNIGHT,
+    MONOPOLY,
+    RESOURCES,
+    ROAD_BUILDING,
+    ROAD_COST,
+    SETTLEMENT_COST,
+    YEAR_OF_PLENTY,
+)
+from .scoring import public_victory_points
+from .state import DISCARD, GAME_OVER, MAIN, ROAD_BUILDING as ROAD_BUILDING_PHASE, ROBBER, ROLL, SETUP_ROAD, SETUP_SETTLEMENT, State
+
+Action = dict[str, Any]
+
+
+def to_move(state: State) -> list[int]:
+    """The seats that must act now: several while discarding or answering a trade, none once the game is over."""
+    phase = state.phase
+    if phase == GAME_OVER:
+        return []
+    if phase == DISCARD:
+        return [s for s, owed in enumerate(state.discards_owed) if owed]
+    if phase in (SETUP_SETTLEMENT, SETUP_ROAD):
+        return [state.setup_order[state.setup_index]]
+    trade = state.trade
+    if trade is not None:
+        pending = [s for s in trade["to"] if s not in trade["replies"]]
+        if pending:
+            return pending
+    return [state.current]
+
+
+def can_afford(hand: list[int], cost: tuple[int, ...]) -> bool:
+    return all(have >= need for have, need in zip(hand, cost, strict=True))
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Every legal action for `seat` now. Free-form trade offers and counters are checked by `apply` instead."""
+    cache = state._legal_cache
+    if cache is not None and cache[0] == state.version and cache[1] == seat:
+        return list(cache[2])
+    actions = _generate(state, seat)
+    state._legal_cache = (state.version, seat, actions)
+    return list(actions)
+
+
+def _generate(state: State, seat: int) -> list[Action]:
+    phase = state.phase
+    if phase == GAME_OVER:
+        return []
+    if phase == DISCARD:
+        if not state.discards_owed[seat]:
+            return []
+        hand = state.hands[seat]
+        return [{"type": "discard", "cards": {RESOURCES[r]: 1}} for r in range(5) if hand[r]]
+    if phase == SETUP_SETTLEMENT:
+        if seat != state.setup_order[state.setup_index]:
+            return []
+        return [{"type": "build_settlement", "vertex": v} for v in placement.setup_settlement_vertices(state)]
+    if phase == SETUP_ROAD:
+        if seat != state.setup_order[state.setup_index]:
+            return []
+        return [{"type": "build_road", "edge": e} for e in placement.setup_road_edges(state, state.setup_vertex)]
+    trade = state.trade
+    if trade is not None:
+        return _trade_answers(state, seat, trade)
+    if seat != state.current:
+        return []
+    if phase == ROLL:
+        return [{"type": "roll"}, *_development_plays(state, seat)]
+    if phase == ROBBER:
+        return _robber_moves(state, seat)
+    if phase == ROAD_BUILDING_PHASE:
+        return [{"type": "build_road", "edge": e} for e in placement.road_edges(state, seat)]
+    if phase == MAIN:
+        return _main_actions(state, seat)
+    return []
+
+
+def _trade_answers(state: State, seat: int, trade: dict[str, Any]) -> list[Action]:
+    if seat == state.current:
+        actions: list[Action] = [{"type": "cancel_trade"}]
+        for other, reply in sorted(trade["replies"].items()):
+            if reply == "accept" or (isinstance(reply, dict) and trade_terms_feasible(state, other, reply)):
+                actions.append({"type": "confirm_trade", "seat": other})
+        return actions
+    if seat in trade["to"] and seat not in trade["replies"]:
+        actions = [{"type": "reject_trade"}]
+        if trade_terms_feasible(state, seat, trade):
+            actions.insert(0, {"type": "accept_trade"})
+        return actions
+    return []
+
+
+def trade_terms_feasible(state: State, partner: int, terms: dict[str, Any]) -> bool:
+    """The active player holds what they give, and the partner holds what they give back."""
+    return can_afford(state.hands[state.current], terms["give"]) and can_afford(state.hands[partner], terms["get"])
+
+
+def _development_plays(state: State, seat: int) -> list[Action]:
+    if state.development_played:
+        return []
+    cards = state.development[seat]
+    actions: list[Action] = []
+    if cards[KNIGHT]:
+        actions.append({"type": "play_knight"})
+    if cards[ROAD_BUILDING] and state.supply[seat]["roads"] and placement.road_edges(state, seat):
+        actions.append({"type": "play_road_building"})
+    if cards[YEAR_OF_PLENTY]:
+        actions.extend(_year_of_plenty_choices(state))
+    if cards[MONOPOLY]:
+        actions.extend({"type": "play_monopoly", "resource": name} for name in RESOURCES)
+    return actions
+
+
+def _year_of_plenty_choices(state: State) -> list[Action]:
+    bank = state.bank
+    pairs = [
+        [RESOURCES[a], RESOURCES[b]]
+        for a in range(5)
+        for b in range(a, 5)
+        if (bank[a] >= 2 if a == b else bank[a] and bank[b])
+    ]
+    if pairs:
+        return [{"type": "play_year_of_plenty", "resources": pair} for pair in pairs]
+    # With a single card left in the bank, the card takes what there is.
+    return [{"type": "play_year_of_plenty", "resources": [RESOURCES[r]]} for r in range(5) if bank[r]]
+
+
+def robber_targets(state: State, seat: int, hex_id: int) -> list[int]:
+    """Opponents with a building on this hex and at least one card (and, with the friendly robber, > 2 VP)."""
+    owner = state.vertex_owner
+    victims = set()
+    for v in state.derived.topo.hex_vertices[hex_id]:
+        other = owner[v]
+        if other >= 0 and other != seat and sum(state.hands[other]):
+            victims.add(other)
+    if state.options.get("friendly_robber"):
+        victims = {s for s in victims if public_victory_points(state, s) > 2}
+    return sorted(victims)
+
+
+def _robber_moves(state: State, seat: int) -> list[Action]:
+    actions: list[Action] = []
+    for h in state.derived.robber_hexes:
+        if h == state.robber:
+            continue
+        victims = robber_targets(state, seat, h)
+        if victims:
+            actions.extend({"type": "move_robber", "hex": h, "victim": s} for s in victims)
+        else:
+            actions.append({"type": "move_robber", "hex": h})
+    return actions
+
+
+def _main_actions(state: State, seat: int) -> list[Action]:
+    hand = state.hands[seat]
+    supply = state.supply[seat]
+    actions: list[Action] = [{"type": "end_turn"}]
+    if supply["roads"] and hand[0] >= ROAD_COST[0] and hand[1] >= ROAD_COST[1]:
+        actions.extend({"type": "build_road", "edge": e} for e in placement.road_edges(state, seat))
+    if supply["settlements"] and can_afford(hand, SETTLEMENT_COST):
+        actions.extend({"type": "build_settlement", "vertex": v} for v in placement.settlement_vertices(state, seat))
+    if supply["cities"] and can_afford(hand, CITY_COST):
+        actions.extend({"type": "build_city", "vertex": v} for v in placement.city_vertices(state, seat))
+    if state.deck and can_afford(hand, DEVELOPMENT_COST):
+        actions.append({"type": "buy_development"})
+    actions.extend(_development_plays(state, seat))
+    rates = None
+    bank = state.bank
+    for give in range(5):
+        if hand[give] < 2:
+            continue
+        if rates is None:
+            rates = state.harbour_rates(seat)
+        if hand[give] < rates[give]:
+            continue
+        actions.extend(
+            {"type": "trade_bank", "give": RESOURCES[give], "get": RESOURCES[get]}
+            for get in range(5)
+            if get != give and bank[get]
+        )
+    return actions

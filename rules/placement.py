@@ -1,0 +1,105 @@
+"""Where a seat may put a piece, and putting it there: the distance rule, connection through its network,
+and which kind of piece each edge takes."""
+
+from __future__ import annotations
+
+from .state import State
+
+
+def distance_rule_ok(state: State, vertex: int) -> bool:
+    """No building on this vertex nor on any adjacent vertex (RULES.md §3)."""
+    owner = state.vertex_owner
+    if owner[vertex] != -1:
+        return False
+    return all(owner[n] == -1 for n in state.derived.topo.vertex_neighbors[vertex])
+
+
+def setup_settlement_vertices(state: State) -> list[int]:
+    land = state.derived.land_vertex
+    return [v for v in range(len(land)) if land[v] and distance_rule_ok(state, v)]
+
+
+def settlement_vertices(state: State, seat: int) -> list[int]:
+    """Free land vertices obeying the distance rule and touched by one of the seat's roads or ships."""
+    edge_vertices = state.derived.topo.edge_vertices
+    land = state.derived.land_vertex
+    out = set()
+    for e in state.seat_edges[seat]:
+        for v in edge_vertices[e]:
+            if land[v] and v not in out and distance_rule_ok(state, v):
+                out.add(v)
+    return sorted(out)
+
+
+def city_vertices(state: State, seat: int) -> list[int]:
+    city = state.vertex_city
+    return sorted(v for v in state.seat_buildings[seat] if not city[v])
+
+
+def network_ends(state: State, seat: int, ship: bool) -> set[int]:
+    """Vertices from which the seat may extend a road (ship=False) or a ship line (ship=True).
+
+    A piece continues from one's own building, or from the free end of one's own piece of the same kind:
+    never through an opponent's building, and never from road to ship without a building at the joint.
+    """
+    edge_vertices = state.derived.topo.edge_vertices
+    vertex_owner = state.vertex_owner
+    edge_ship = state.edge_ship
+    ends = set(state.seat_buildings[seat])
+    for e in state.seat_edges[seat]:
+        if edge_ship[e] == ship:
+            for v in edge_vertices[e]:
+                if vertex_owner[v] == -1:
+                    ends.add(v)
+    return ends
+
+
+def road_edges(state: State, seat: int) -> list[int]:
+    """Free edges where the seat may build a road."""
+    vertex_edges = state.derived.topo.vertex_edges
+    road_edge = state.derived.road_edge
+    edge_owner = state.edge_owner
+    out = set()
+    for v in network_ends(state, seat, ship=False):
+        for e in vertex_edges[v]:
+            if edge_owner[e] == -1 and road_edge[e]:
+                out.add(e)
+    return sorted(out)
+
+
+def ship_edges(state: State, seat: int, ignore_edge: int = -1) -> list[int]:
+    """Free edges where the seat may build a ship; none on an edge of the pirate's hex."""
+    topo = state.derived.topo
+    ship_edge = state.derived.ship_edge
+    edge_owner = state.edge_owner
+    pirate_edges = topo.hex_edges[state.pirate] if state.pirate >= 0 else ()
+    out = set()
+    for v in network_ends(state, seat, ship=True):
+        for e in topo.vertex_edges[v]:
+            if edge_owner[e] == -1 and ship_edge[e] and e not in pirate_edges and e != ignore_edge:
+                out.add(e)
+    return sorted(out)
+
+
+def setup_road_edges(state: State, vertex: int) -> list[int]:
+    road_edge = state.derived.road_edge
+    return [e for e in state.derived.topo.vertex_edges[vertex] if state.edge_owner[e] == -1 and road_edge[e]]
+
+
+def put_edge_piece(state: State, seat: int, edge: int, ship: bool) -> None:
+    state.edge_owner[edge] = seat
+    state.edge_ship[edge] = ship
+    state.seat_edges[seat].append(edge)
+    state.supply[seat]["ships" if ship else "roads"] -= 1
+
+
+def put_settlement(state: State, seat: int, vertex: int) -> None:
+    state.vertex_owner[vertex] = seat
+    state.seat_buildings[seat].append(vertex)
+    state.supply[seat]["settlements"] -= 1
+
+
+def put_city(state: State, seat: int, vertex: int) -> None:
+    state.vertex_city[vertex] = True
+    state.supply[seat]["cities"] -= 1
+    state.supply[seat]["settlements"] += 1

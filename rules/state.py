@@ -1,0 +1,206 @@
+"""The full game state, its board-derived tables, and its JSON snapshot (`dump` / `load`).
+
+Everything in `State.FIELDS` is serialised; everything else is a cache rebuilt from those fields. The state
+never leaves the server as is: `view()` is the only way out.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .constants import GENERIC_HARBOUR, LAND, PRODUCING, SEA
+from .geometry import Topology, topology_for
+
+SCHEMA_VERSION = 1
+
+# Phases.
+SETUP_SETTLEMENT = "setup_settlement"
+SETUP_ROAD = "setup_road"
+ROLL = "roll"
+MAIN = "main"
+DISCARD = "discard"
+ROBBER = "robber"
+ROAD_BUILDING = "road_building"
+GAME_OVER = "game_over"
+
+
+class Derived:
+    """Tables that follow from the board's terrain and harbours; rebuilt when a fog hex is revealed."""
+
+    __slots__ = (
+        "topo",
+        "land_vertex",
+        "road_edge",
+        "ship_edge",
+        "land_hex",
+        "robber_hexes",
+        "sea_hexes",
+        "vertex_harbour",
+        "hexes_by_number",
+    )
+
+    def __init__(self, state: State) -> None:
+        topo = topology_for(state.hexes)
+        self.topo: Topology = topo
+        terrain = state.terrain
+        self.land_hex = tuple(t in LAND for t in terrain)
+        self.land_vertex = tuple(any(self.land_hex[h] for h in hs) for hs in topo.vertex_hexes)
+        # A road needs land on at least one side; a ship needs sea on one side and never land on both.
+        self.road_edge = tuple(any(self.land_hex[h] for h in hs) for hs in topo.edge_hexes)
+        self.ship_edge = tuple(
+            any(terrain[h] == SEA for h in hs) and sum(self.land_hex[h] for h in hs) < 2 for hs in topo.edge_hexes
+        )
+        self.robber_hexes = tuple(h for h, land in enumerate(self.land_hex) if land)
+        self.sea_hexes = tuple(h for h, t in enumerate(terrain) if t == SEA)
+        vertex_harbour = [-1] * topo.vertex_count
+        for edge, kind in state.harbours:
+            for v in topo.edge_vertices[edge]:
+                vertex_harbour[v] = kind
+        self.vertex_harbour = tuple(vertex_harbour)
+        by_number: dict[int, list[int]] = {n: [] for n in range(2, 13)}
+        for h, token in enumerate(state.tokens):
+            if token and terrain[h] in PRODUCING:
+                by_number[token].append(h)
+        self.hexes_by_number = {n: tuple(hs) for n, hs in by_number.items()}
+
+
+class State:
+    """One game. Mutated in place by `apply`; copy it with `load(dump(state))`."""
+
+    FIELDS = (
+        "schema",
+        "scenario",
+        "options",
+        "players",
+        "vp_target",
+        "seed",
+        "stream",
+        "hexes",
+        "terrain",
+        "tokens",
+        "harbours",
+        "robber",
+        "pirate",
+        "phase",
+        "current",
+        "first",
+        "setup_order",
+        "setup_index",
+        "setup_vertex",
+        "turn",
+        "dice",
+        "dice_history",
+        "vertex_owner",
+        "vertex_city",
+        "edge_owner",
+        "edge_ship",
+        "hands",
+        "development",
+        "development_new",
+        "development_played",
+        "knights",
+        "bank",
+        "deck",
+        "supply",
+        "road_length",
+        "longest_road",
+        "largest_army",
+        "discards_owed",
+        "free_roads",
+        "return_phase",
+        "trade",
+        "winner",
+        "version",
+    )
+    __slots__ = (*FIELDS, "derived", "seat_edges", "seat_buildings", "_legal_cache")
+
+    # Filled in by new_game / load; declared for readers and type checkers.
+    schema: int
+    scenario: str
+    options: dict[str, Any]
+    players: int
+    vp_target: int
+    seed: int
+    stream: int
+    hexes: tuple[tuple[int, int], ...]
+    terrain: list[int]
+    tokens: list[int]
+    harbours: list[tuple[int, int]]
+    robber: int
+    pirate: int
+    phase: str
+    current: int
+    first: int
+    setup_order: list[int]
+    setup_index: int
+    setup_vertex: int
+    turn: int
+    dice: list[int] | None
+    dice_history: list[int]
+    vertex_owner: list[int]
+    vertex_city: list[bool]
+    edge_owner: list[int]
+    edge_ship: list[bool]
+    hands: list[list[int]]
+    development: list[list[int]]
+    development_new: list[list[int]]
+    development_played: bool
+    knights: list[int]
+    bank: list[int]
+    deck: list[int]
+    supply: list[dict[str, int]]
+    road_length: list[int]
+    longest_road: int
+    largest_army: int
+    discards_owed: list[int]
+    free_roads: int
+    return_phase: str
+    trade: dict[str, Any] | None
+    winner: int | None
+    version: int
+
+    def refresh_derived(self) -> None:
+        self.derived = Derived(self)
+        # Each seat's pieces, kept in step by the placing functions so hot paths never scan the board.
+        self.seat_edges = [[e for e, o in enumerate(self.edge_owner) if o == s] for s in range(self.players)]
+        self.seat_buildings = [[v for v, o in enumerate(self.vertex_owner) if o == s] for s in range(self.players)]
+        self._legal_cache = None
+
+    def harbour_rates(self, seat: int) -> list[int]:
+        """The best maritime rate this seat has for each resource, from its buildings on harbours."""
+        rates = [4, 4, 4, 4, 4]
+        vertex_harbour = self.derived.vertex_harbour
+        for v in self.seat_buildings[seat]:
+            kind = vertex_harbour[v]
+            if kind < 0:
+                continue
+            if kind == GENERIC_HARBOUR:
+                rates = [min(r, 3) for r in rates]
+            else:
+                rates[kind] = 2
+        return rates
+
+
+def dump(state: State) -> dict[str, Any]:
+    """The complete server-side state as JSON-able data, with its schema version."""
+    data = {name: copy.deepcopy(getattr(state, name)) for name in State.FIELDS}
+    data["hexes"] = [list(h) for h in state.hexes]
+    data["harbours"] = [list(h) for h in state.harbours]
+    return data
+
+
+def load(data: dict[str, Any]) -> State:
+    """Rebuild a state from `dump` output."""
+    if data.get("schema") != SCHEMA_VERSION:
+        raise ValueError(f"unsupported state schema {data.get('schema')!r}")
+    state = State()
+    for name in State.FIELDS:
+        setattr(state, name, copy.deepcopy(data[name]))
+    state.hexes = tuple(tuple(h) for h in data["hexes"])
+    state.harbours = [tuple(h) for h in data["harbours"]]
+    if state.trade is not None:
+        # JSON turns integer keys into strings.
+        state.trade["replies"] = {int(k): v for k, v in state.trade["replies"].items()}
+    state.refresh_derived()
+    return state

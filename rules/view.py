@@ -1,0 +1,130 @@
+"""`view`: the only way a state leaves the server. Each seat sees its own cards; others only as counts.
+
+Never in a view: the seed or the generator's state, the deck order, hidden stacks, an opponent's resource or
+development card identities. A spectator (seat None) sees only public facts. Once the game is over, the hidden
+victory-point cards are revealed, as at the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, PIPS, RESOURCES, TERRAINS, VICTORY_POINT
+from .legal import to_move
+from .scoring import public_victory_points, victory_points
+from .state import GAME_OVER, State
+
+
+def board_view(state: State) -> dict[str, Any]:
+    """The board's geometry and contents, with the ids that actions use."""
+    topo = state.derived.topo
+    return {
+        "hexes": [
+            {
+                "id": h,
+                "q": q,
+                "r": r,
+                "terrain": TERRAINS[state.terrain[h]],
+                "token": state.tokens[h] or None,
+                "pips": PIPS.get(state.tokens[h], 0),
+            }
+            for h, (q, r) in enumerate(state.hexes)
+        ],
+        # Vertex positions are on the lattice where a hex centre is (2q + r, 3r); x scales by √3/2 to draw.
+        "vertices": [{"id": v, "x": x, "y": y} for v, (x, y) in enumerate(topo.vertex_points)],
+        "edges": [{"id": e, "vertices": [a, b]} for e, (a, b) in enumerate(topo.edge_vertices)],
+        "harbours": [{"edge": e, "kind": HARBOUR_NAMES[k], "vertices": list(topo.edge_vertices[e])} for e, k in state.harbours],
+        "robber": state.robber if state.robber >= 0 else None,
+        "pirate": state.pirate if state.pirate >= 0 else None,
+    }
+
+
+def pieces_view(state: State) -> dict[str, Any]:
+    return {
+        "settlements": [
+            {"vertex": v, "seat": o} for v, o in enumerate(state.vertex_owner) if o >= 0 and not state.vertex_city[v]
+        ],
+        "cities": [{"vertex": v, "seat": o} for v, o in enumerate(state.vertex_owner) if o >= 0 and state.vertex_city[v]],
+        "roads": [{"edge": e, "seat": o} for e, o in enumerate(state.edge_owner) if o >= 0 and not state.edge_ship[e]],
+        "ships": [{"edge": e, "seat": o} for e, o in enumerate(state.edge_owner) if o >= 0 and state.edge_ship[e]],
+    }
+
+
+def _cards(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
+    return {names[i]: n for i, n in enumerate(counts)}
+
+
+def player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
+    over = state.phase == GAME_OVER
+    development = [a + b for a, b in zip(state.development[seat], state.development_new[seat], strict=True)]
+    facts: dict[str, Any] = {
+        "seat": seat,
+        "resource_count": sum(state.hands[seat]),
+        "development_count": sum(development),
+        "knights": state.knights[seat],
+        "road_length": state.road_length[seat],
+        "longest_road": state.longest_road == seat,
+        "largest_army": state.largest_army == seat,
+        "public_victory_points": public_victory_points(state, seat),
+        "supply": dict(state.supply[seat]),
+        "harbour_rates": _cards(state.harbour_rates(seat), RESOURCES),
+        "discards_owed": state.discards_owed[seat],
+    }
+    if viewer == seat:
+        facts["resources"] = _cards(state.hands[seat], RESOURCES)
+        facts["development"] = _cards(state.development[seat], DEVELOPMENT_CARDS)
+        facts["development_new"] = _cards(state.development_new[seat], DEVELOPMENT_CARDS)
+    if viewer == seat or over:
+        facts["victory_points"] = victory_points(state, seat)
+        facts["victory_point_cards"] = development[VICTORY_POINT]
+    return facts
+
+
+def trade_view(state: State) -> dict[str, Any] | None:
+    trade = state.trade
+    if trade is None:
+        return None
+    replies = {}
+    for s, reply in trade["replies"].items():
+        if isinstance(reply, dict):
+            replies[s] = {"reply": "counter", "give": _cards(reply["give"], RESOURCES), "get": _cards(reply["get"], RESOURCES)}
+        else:
+            replies[s] = {"reply": reply}
+    return {
+        "from": trade["from"],
+        "give": _cards(trade["give"], RESOURCES),
+        "get": _cards(trade["get"], RESOURCES),
+        "to": list(trade["to"]),
+        "replies": replies,
+    }
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """What `seat` may know of the game (None: a spectator)."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
+        raise ValueError("no such seat")
+    return {
+        "schema": state.schema,
+        "scenario": state.scenario,
+        "options": dict(state.options),
+        "players": state.players,
+        "vp_target": state.vp_target,
+        "viewer": seat,
+        "phase": state.phase,
+        "turn": state.turn,
+        "current": state.current,
+        "to_move": to_move(state),
+        "dice": list(state.dice) if state.dice else None,
+        "dice_history": {n: state.dice_history[n] for n in range(2, 13)},
+        "setup_vertex": state.setup_vertex if state.setup_vertex >= 0 else None,
+        "free_roads": state.free_roads,
+        "development_played": state.development_played,
+        "board": board_view(state),
+        "pieces": pieces_view(state),
+        "bank": _cards(state.bank, RESOURCES),
+        "deck_count": len(state.deck),
+        "seats": [player_view(state, s, seat) for s in range(state.players)],
+        "trade": trade_view(state),
+        "winner": state.winner,
+        "version": state.version,
+    }
