@@ -298,16 +298,16 @@ def _buy_development(state: State, seat: int, action: dict[str, Any]) -> list[Ev
 
 def _played(state: State, seat: int, card: int) -> None:
     state.development[seat][card] -= 1
+    state.development_used[seat][card] += 1
     state.development_played = True
 
 
 def _play_knight(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     _played(state, seat, KNIGHT)
-    state.knights[seat] += 1
     events: list[Event] = [{"type": "played_knight", "seat": seat}]
     holder = state.largest_army
-    count = state.knights[seat]
-    if holder != seat and count >= LARGEST_ARMY_MINIMUM and (holder < 0 or count > state.knights[holder]):
+    count = state.development_used[seat][KNIGHT]
+    if holder != seat and count >= LARGEST_ARMY_MINIMUM and (holder < 0 or count > state.development_used[holder][KNIGHT]):
         state.largest_army = seat
         events.append({"type": "largest_army", "seat": seat, "knights": count})
     state.return_phase = state.phase

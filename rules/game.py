@@ -99,7 +99,7 @@ def new_game(
     state.development = [[0] * 5 for _ in range(players)]
     state.development_new = [[0] * 5 for _ in range(players)]
     state.development_played = False
-    state.knights = [0] * players
+    state.development_used = [[0] * 5 for _ in range(players)]
     state.bank = [BANK_PER_RESOURCE] * 5
     state.deck = deck
     state.supply = [dict(SUPPLY) for _ in range(players)]

@@ -99,7 +99,7 @@ class State:
         "development",
         "development_new",
         "development_played",
-        "knights",
+        "development_used",
         "bank",
         "deck",
         "supply",
@@ -146,7 +146,7 @@ class State:
     development: list[list[int]]
     development_new: list[list[int]]
     development_played: bool
-    knights: list[int]
+    development_used: list[list[int]]  # played cards, face up: knights count toward Largest Army
     bank: list[int]
     deck: list[int]
     supply: list[dict[str, int]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, PIPS, RESOURCES, TERRAINS, VICTORY_POINT
+from .constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, KNIGHT, PIPS, RESOURCES, TERRAINS, VICTORY_POINT
 from .legal import to_move
 from .scoring import public_victory_points, victory_points
 from .state import GAME_OVER, State
@@ -61,7 +61,8 @@ def player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "seat": seat,
         "resource_count": sum(state.hands[seat]),
         "development_count": sum(development),
-        "knights": state.knights[seat],
+        "knights": state.development_used[seat][KNIGHT],
+        "development_used": _cards(state.development_used[seat], DEVELOPMENT_CARDS),
         "road_length": state.road_length[seat],
         "longest_road": state.longest_road == seat,
         "largest_army": state.largest_army == seat,

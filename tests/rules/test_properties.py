@@ -1,0 +1,136 @@
+"""Property tests over random playouts (issue 3): conservation, limits, scoring, distance, replay, no leaks."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rules
+from rules.constants import BANK_PER_RESOURCE, DEVELOPMENT_DECK, SUPPLY, VICTORY_POINT
+from rules.scoring import victory_points
+
+from .playouts import random_playout, replay
+
+games = st.fixed_dictionaries(
+    {
+        "seed": st.integers(min_value=0, max_value=2**63),
+        "players": st.sampled_from([3, 4]),
+        "options": st.fixed_dictionaries(
+            {
+                "board": st.sampled_from(["variable", "beginner"]),
+                "random_tokens": st.booleans(),
+                "friendly_robber": st.booleans(),
+            }
+        ),
+    }
+)
+SLOW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_invariants(state: rules.State) -> None:
+    # Cards are conserved: bank + hands = 19 of each resource.
+    for r in range(5):
+        assert state.bank[r] + sum(hand[r] for hand in state.hands) == BANK_PER_RESOURCE
+        assert state.bank[r] >= 0 and all(hand[r] >= 0 for hand in state.hands)
+    # The 25 development cards stay 25: deck + held + bought this turn + played.
+    for card in range(5):
+        held = sum(state.development[s][card] + state.development_new[s][card] for s in range(state.players))
+        used = sum(state.development_used[s][card] for s in range(state.players))
+        assert state.deck.count(card) + held + used == DEVELOPMENT_DECK[card]
+    # Piece limits hold, and pieces on the board plus supply make the full set.
+    for seat in range(state.players):
+        supply = state.supply[seat]
+        assert all(n >= 0 for n in supply.values())
+        roads = sum(1 for e, o in enumerate(state.edge_owner) if o == seat and not state.edge_ship[e])
+        cities = sum(1 for v, o in enumerate(state.vertex_owner) if o == seat and state.vertex_city[v])
+        settlements = sum(1 for v, o in enumerate(state.vertex_owner) if o == seat and not state.vertex_city[v])
+        assert roads + supply["roads"] == SUPPLY["roads"]
+        assert cities + supply["cities"] == SUPPLY["cities"]
+        assert settlements + supply["settlements"] == SUPPLY["settlements"]
+    # The distance rule always holds.
+    topo = state.derived.topo
+    for v, owner in enumerate(state.vertex_owner):
+        if owner >= 0:
+            assert all(state.vertex_owner[n] == -1 for n in topo.vertex_neighbors[v])
+
+
+def recount_victory_points(state: rules.State, seat: int) -> int:
+    points = 0
+    for v, owner in enumerate(state.vertex_owner):
+        if owner == seat:
+            points += 2 if state.vertex_city[v] else 1
+    points += 2 * (state.longest_road == seat) + 2 * (state.largest_army == seat)
+    points += state.development[seat][VICTORY_POINT] + state.development_new[seat][VICTORY_POINT]
+    return points
+
+
+FORBIDDEN_KEYS = {"seed", "stream", "deck", "setup_order", "hands", "development_new_cards"}
+
+
+def check_view_leaks_nothing(state: rules.State) -> None:
+    over = state.phase == "game_over"
+    for viewer in [None, *range(state.players)]:
+        view = rules.view(state, viewer)
+        text = json.dumps(view)
+        for key in FORBIDDEN_KEYS:
+            assert f'"{key}"' not in text
+        for facts in view["seats"]:
+            own = facts["seat"] == viewer
+            assert ("resources" in facts) == own
+            assert ("development" in facts) == own
+            assert ("development_new" in facts) == own
+            assert ("victory_point_cards" in facts) == (own or over)
+            if own:
+                assert facts["victory_points"] == victory_points(state, viewer)
+                assert facts["victory_points"] == recount_victory_points(state, viewer)
+            assert facts["resource_count"] == sum(state.hands[facts["seat"]])
+
+
+@SLOW
+@given(games)
+def test_random_playouts_conserve_cards_and_respect_limits(game):
+    state = rules.new_game(players=game["players"], seed=game["seed"], options=game["options"])
+    random_playout(state, random.Random(game["seed"]), on_step=check_invariants)
+    assert state.winner is not None
+
+
+@SLOW
+@given(games)
+def test_views_leak_nothing_and_victory_points_match_recount(game):
+    state = rules.new_game(players=game["players"], seed=game["seed"], options=game["options"])
+    rng = random.Random(game["seed"] + 1)
+    steps = [0]
+
+    def every_few_steps(s: rules.State) -> None:
+        steps[0] += 1
+        if steps[0] % 7 == 0 or s.phase == "game_over":
+            check_view_leaks_nothing(s)
+
+    random_playout(state, rng, on_step=every_few_steps)
+    check_view_leaks_nothing(state)
+
+
+@SLOW
+@given(games)
+def test_replay_of_the_log_reproduces_the_dump(game):
+    state = rules.new_game(players=game["players"], seed=game["seed"], options=game["options"])
+    log = random_playout(state, random.Random(game["seed"] + 2))
+    # Through JSON, as the server stores it.
+    log = json.loads(json.dumps(log))
+    again = replay("base", game["players"], game["seed"], game["options"], log)
+    assert rules.dump(again) == rules.dump(state)
+    assert rules.dump(rules.load(json.loads(json.dumps(rules.dump(state))))) == rules.dump(state)
+
+
+def test_a_thousand_random_games_all_finish_with_a_winner():
+    from rules.bots import RandomBot, play_out
+
+    winners = []
+    for seed in range(1000):
+        state = rules.new_game(players=3 + seed % 2, seed=seed)
+        play_out(state, [RandomBot(seed * 7 + s) for s in range(state.players)])
+        winners.append(state.winner)
+    assert all(w is not None for w in winners)
