@@ -9,14 +9,13 @@
 
 from .actions import apply, events_for
 from .errors import IllegalAction
-from .game import SCENARIOS, new_game
+from .game import new_game, scenario_keys
 from .legal import legal_actions, to_move
 from .scoring import victory_points
 from .state import SCHEMA_VERSION, State, dump, load
 from .view import view
 
 __all__ = [
-    "SCENARIOS",
     "SCHEMA_VERSION",
     "IllegalAction",
     "State",
@@ -27,6 +26,7 @@ __all__ = [
     "load",
     "new_game",
     "to_move",
+    "scenario_keys",
     "victory_points",
     "view",
 ]

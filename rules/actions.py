@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chance, placement
+from . import chance, placement, seafarers
 from .constants import (
     CITY_COST,
     DEVELOPMENT_CARDS,
@@ -23,26 +23,34 @@ from .constants import (
     ROAD_BUILDING,
     ROAD_COST,
     SETTLEMENT_COST,
+    SHIP_COST,
     YEAR_OF_PLENTY,
 )
 from .errors import IllegalAction
-from .legal import legal_actions, to_move, trade_terms_feasible
+from .legal import free_edge_actions, legal_actions, to_move, trade_terms_feasible
 from .longest_road import award_after_break, award_after_growth
 from .scoring import check_winner
 from .state import (
     DISCARD,
     GAME_OVER,
+    GOLD as GOLD_PHASE,
     MAIN,
-    ROAD_BUILDING as ROAD_BUILDING_PHASE,
+    PLACE_TOKEN,
     ROBBER,
     ROLL,
     SETUP_ROAD,
     SETUP_SETTLEMENT,
     State,
 )
+from .state import ROAD_BUILDING as ROAD_BUILDING_PHASE
 
 Event = dict[str, Any]
-FREE_FORM = frozenset({"offer_trade", "counter_trade", "discard"})
+FREE_FORM = frozenset({"offer_trade", "counter_trade", "discard", "choose_gold"})
+# Only these can change the active player's points (end_turn hands the turn to someone who may have won
+# during another's turn); the win check runs after them alone.
+SCORING = frozenset(
+    {"build_settlement", "build_city", "build_road", "build_ship", "move_ship", "buy_development", "play_knight", "end_turn"}
+)
 MAX_TRADE_CARDS = 40
 
 
@@ -66,7 +74,7 @@ def apply(state: State, seat: int, action: Any) -> list[Event]:
         events = HANDLERS[kind](state, seat, canonical)
     state.version += 1
     state._legal_cache = None
-    if check_winner(state):
+    if kind in SCORING and check_winner(state):
         events.append({"type": "game_won", "seat": state.winner, "victory_points": _final_points(state)})
     return events
 
@@ -124,35 +132,54 @@ def _build_settlement(state: State, seat: int, action: dict[str, Any]) -> list[E
         state.setup_vertex = vertex
         state.phase = SETUP_ROAD
         events.append({"type": "built_settlement", "seat": seat, "vertex": vertex})
+        seafarers.settle_island(state, seat, vertex, True, events)
         if state.setup_index >= state.players:
-            events.append(_starting_resources(state, seat, vertex))
+            events.append(_starting_resources(state, seat, vertex, events))
         return events
     _pay(state, seat, SETTLEMENT_COST)
     placement.put_settlement(state, seat, vertex)
     events.append({"type": "built_settlement", "seat": seat, "vertex": vertex})
+    seafarers.settle_island(state, seat, vertex, False, events)
     cut = {state.edge_owner[e] for e in state.derived.topo.vertex_edges[vertex]} - {seat, -1}
     if cut:
         award_after_break(state, sorted(cut))
+    seafarers.update_trade_lines(state, events)
     return events
 
 
-def _starting_resources(state: State, seat: int, vertex: int) -> Event:
+def _starting_resources(state: State, seat: int, vertex: int, events: list[Event]) -> Event:
     """The second set-up settlement yields one card per adjacent producing hex (gold: a choice, Seafarers)."""
     gained = [0] * 5
+    gold = 0
     for h in state.derived.topo.vertex_hexes[vertex]:
         terrain = state.terrain[h]
         if terrain < 5:
             gained[terrain] += _take(state, seat, terrain, 1)
+        elif terrain == GOLD:
+            gold += 1
+    seafarers.owe_gold(state, {seat: gold}, events)
     return {"type": "starting_resources", "seat": seat, "resources": _named(gained)}
 
 
 def _build_road(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    edge = action["edge"]
-    phase = state.phase
-    if phase == MAIN:
+    if state.phase == MAIN:
         _pay(state, seat, ROAD_COST)
-    placement.put_edge_piece(state, seat, edge, ship=False)
-    events: list[Event] = [{"type": "built_road", "seat": seat, "edge": edge}]
+    return _place_edge_piece(state, seat, action["edge"], ship=False)
+
+
+def _build_ship(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    if state.phase == MAIN:
+        _pay(state, seat, SHIP_COST)
+    state.ships_new.append(action["edge"])
+    return _place_edge_piece(state, seat, action["edge"], ship=True)
+
+
+def _place_edge_piece(state: State, seat: int, edge: int, ship: bool) -> list[Event]:
+    phase = state.phase
+    placement.put_edge_piece(state, seat, edge, ship=ship)
+    state.placements += 1
+    state.edge_serial[edge] = state.placements
+    events: list[Event] = [{"type": "built_ship" if ship else "built_road", "seat": seat, "edge": edge}]
     holder = state.longest_road
     award_after_growth(state, seat)
     if state.longest_road != holder:
@@ -161,9 +188,32 @@ def _build_road(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
         _advance_setup(state)
     elif phase == ROAD_BUILDING_PHASE:
         state.free_roads -= 1
-        if not state.free_roads or not state.supply[seat]["roads"] or not placement.road_edges(state, seat):
+        if not state.free_roads or not free_edge_actions(state, seat):
             state.free_roads = 0
             state.phase = state.return_phase
+    _after_reaching(state, seat, edge, events)
+    return events
+
+
+def _after_reaching(state: State, seat: int, edge: int, events: list[Event]) -> None:
+    if state.seafarers:
+        seafarers.reach(state, seat, edge, events)
+        seafarers.update_trade_lines(state, events)
+
+
+def _move_ship(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    seafarers.lift_ship(state, seat, action["from"])
+    placement.put_edge_piece(state, seat, action["to"], ship=True)
+    state.placements += 1
+    state.edge_serial[action["to"]] = state.placements
+    state.edge_serial[action["from"]] = 0
+    state.ship_moved = True
+    events: list[Event] = [{"type": "moved_ship", "seat": seat, "from": action["from"], "to": action["to"]}]
+    holder = state.longest_road
+    award_after_break(state, [seat])
+    if state.longest_road != holder:
+        events.append({"type": "longest_road", "seat": state.longest_road, "length": state.road_length[seat]})
+    _after_reaching(state, seat, action["to"], events)
     return events
 
 
@@ -200,13 +250,16 @@ def _roll(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
             events.append({"type": "must_discard", "counts": {s: n for s, n in enumerate(owed) if n}})
         return events
     state.phase = MAIN
-    events.append({"type": "produced", "gains": _produce(state, total)})
+    produced: Event = {"type": "produced", "gains": {}}
+    events.append(produced)
+    produced["gains"] = _produce(state, total, events)
     return events
 
 
-def _produce(state: State, number: int) -> dict[int, dict[str, int]]:
+def _produce(state: State, number: int, events: list[Event]) -> dict[int, dict[str, int]]:
     """Pay every building next to a hex with this number, under the bank-shortage rule of §4."""
     owed = [[0] * 5 for _ in range(state.players)]
+    gold: dict[int, int] = {}
     topo = state.derived.topo
     owner, city, terrain = state.vertex_owner, state.vertex_city, state.terrain
     for h in state.derived.hexes_by_number[number]:
@@ -214,6 +267,9 @@ def _produce(state: State, number: int) -> dict[int, dict[str, int]]:
             continue
         resource = terrain[h]
         if resource == GOLD:
+            for v in topo.hex_vertices[h]:
+                if owner[v] >= 0:
+                    gold[owner[v]] = gold.get(owner[v], 0) + (2 if city[v] else 1)
             continue
         for v in topo.hex_vertices[h]:
             seat = owner[v]
@@ -231,6 +287,8 @@ def _produce(state: State, number: int) -> dict[int, dict[str, int]]:
             got = _take(state, s, r, owed[s][r])
             if got:
                 gains.setdefault(s, {})[RESOURCES[r]] = got
+    if gold:
+        seafarers.owe_gold(state, gold, events)
     return gains
 
 
@@ -242,6 +300,29 @@ def _move_robber(state: State, seat: int, action: dict[str, Any]) -> list[Event]
         events.extend(_steal(state, seat, victim))
     state.phase = state.return_phase
     return events
+
+
+def _move_pirate(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    state.pirate = action["hex"]
+    events: list[Event] = [{"type": "moved_pirate", "seat": seat, "hex": action["hex"]}]
+    if "victim" in action:
+        events.extend(_steal(state, seat, action["victim"]))
+    elif state.options.get("pirate_steal") != "one":
+        for victim in seafarers.pirate_victims(state, seat, action["hex"]):
+            events.extend(_steal(state, seat, victim))
+    state.phase = state.return_phase
+    return events
+
+
+def _move_token(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    source = action["hex"]
+    destination = state.pending_tokens.pop(0)
+    state.tokens[destination] = state.tokens[source]
+    state.tokens[source] = 0
+    state.refresh_derived()
+    if not state.pending_tokens:
+        state.phase = state.resume_phase
+    return [{"type": "moved_token", "seat": seat, "from": source, "to": destination, "token": state.tokens[destination]}]
 
 
 def _steal(state: State, thief: int, victim: int) -> list[Event]:
@@ -266,6 +347,8 @@ def _end_turn(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
         cards[c] += new[c]
         new[c] = 0
     state.development_played = False
+    state.ships_new = []
+    state.ship_moved = False
     state.trade = None
     state.current = (seat + 1) % state.players
     state.turn += 1
@@ -317,7 +400,7 @@ def _play_knight(state: State, seat: int, action: dict[str, Any]) -> list[Event]
 
 def _play_road_building(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     _played(state, seat, ROAD_BUILDING)
-    state.free_roads = min(2, state.supply[seat]["roads"])
+    state.free_roads = min(2, state.supply[seat]["roads"] + (state.supply[seat]["ships"] if state.seafarers else 0))
     state.return_phase = state.phase
     state.phase = ROAD_BUILDING_PHASE
     return [{"type": "played_road_building", "seat": seat}]
@@ -418,6 +501,8 @@ def _check_terms(give: list[int], get: list[int]) -> None:
 def _apply_free_form(state: State, seat: int, kind: str, action: dict[str, Any]) -> list[Event]:
     if kind == "discard":
         return _discard(state, seat, action)
+    if kind == "choose_gold":
+        return _choose_gold(state, seat, action)
     extra = set(action) - {"type", "give", "get", "to"}
     if extra:
         raise IllegalAction("malformed", f"Unexpected fields: {', '.join(sorted(extra))}.")
@@ -469,9 +554,35 @@ def _discard(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     return [{"type": "discarded", "seat": seat, "cards": _named(cards), "remaining": state.discards_owed[seat]}]
 
 
+def _choose_gold(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    if state.phase != GOLD_PHASE or not state.gold_owed[seat]:
+        raise IllegalAction("not_now", "You have no gold to choose.")
+    if set(action) != {"type", "cards"}:
+        raise IllegalAction("malformed", "A gold choice is {'type': 'choose_gold', 'cards': {resource: count}}.")
+    cards = parse_cards(action["cards"], "cards")
+    count = sum(cards)
+    if not count or count > state.gold_owed[seat]:
+        raise IllegalAction("bad_gold_count", f"Choose between 1 and {state.gold_owed[seat]} cards.")
+    if any(want > have for want, have in zip(cards, state.bank, strict=True)):
+        raise IllegalAction("bank_empty", "The bank does not hold those cards.")
+    for r in range(5):
+        state.bank[r] -= cards[r]
+        state.hands[seat][r] += cards[r]
+    state.gold_owed[seat] -= count
+    if not any(state.bank):
+        state.gold_owed = [0] * state.players
+    if not any(state.gold_owed):
+        state.phase = state.resume_phase
+    return [{"type": "chose_gold", "seat": seat, "cards": _named(cards)}]
+
+
 HANDLERS = {
     "build_settlement": _build_settlement,
     "build_road": _build_road,
+    "build_ship": _build_ship,
+    "move_ship": _move_ship,
+    "move_pirate": _move_pirate,
+    "move_token": _move_token,
     "build_city": _build_city,
     "buy_development": _buy_development,
     "roll": _roll,

@@ -85,12 +85,15 @@ def tokens_clash(hexes: list[Coordinate], tokens: list[int]) -> bool:
     return False
 
 
-def deal_tokens_without_clash(stream: int, hexes: list[Coordinate], land: list[int], pool: list[int]):
-    """Shuffle `pool` onto the hexes listed in `land` until no 6 touches an 8 or another 6."""
+def deal_tokens_without_clash(
+    stream: int, hexes: list[Coordinate], land: list[int], pool: list[int], laid: list[int] | None = None
+) -> tuple[int, list[int]]:
+    """Shuffle `pool` onto the hexes listed in `land` (beside tokens already `laid`) until no red number
+    (6 or 8) touches another."""
     for _ in range(10_000):
         order = list(pool)
         stream = chance.shuffle(stream, order)
-        tokens = [0] * len(hexes)
+        tokens = list(laid) if laid else [0] * len(hexes)
         for h, token in zip(land, order, strict=True):
             tokens[h] = token
         if not tokens_clash(hexes, tokens):

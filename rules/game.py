@@ -9,25 +9,66 @@ from .board import Board, beginner_base_board, variable_base_board
 from .constants import BANK_PER_RESOURCE, DEVELOPMENT_DECK, SUPPLY
 from .errors import IllegalAction
 from .geometry import topology_for
+from .scenarios import build_board, family_maps, load_map, map_keys
 from .state import SCHEMA_VERSION, SETUP_SETTLEMENT, State
 
 DEFAULT_OPTIONS: dict[str, Any] = {
-    "board": "variable",  # "variable" or "beginner"
-    "random_tokens": False,  # shuffled tokens with no adjacent 6/8
+    "board": "variable",  # base game: "variable" or "beginner"
+    "random_tokens": False,  # base game: shuffled tokens with no adjacent 6/8
     "vp_target": None,  # None: the scenario's
     "seat_order": "random",  # "random": the first player is drawn; "fixed": seat 0 starts
     "friendly_robber": False,  # the robber may not target players with 2 or fewer public VP
+    "pirate": None,  # Seafarers: None = on where the map places a pirate; True / False to force
+    "pirate_steal": "each",  # "each" (seed: one card from each player with a ship there) or "one" (official)
 }
 
-SCENARIOS: dict[str, dict[str, Any]] = {
-    "base": {"players": (3, 4), "vp_target": 10},
-}
+
+def scenario_keys() -> list[str]:
+    """Every value `new_game(scenario=...)` takes: "base", each map key, and each scenario family."""
+    return ["base", *map_keys(), *sorted(set(family_maps()) - set(map_keys()))]
 
 
-def make_board(scenario: str, players: int, options: dict[str, Any], stream: int) -> tuple[int, Board]:
-    if options["board"] == "beginner":
-        return stream, beginner_base_board()
-    return variable_base_board(stream, random_tokens=bool(options["random_tokens"]))
+def resolve_scenario(scenario: str, players: int) -> str:
+    if scenario == "base":
+        if players not in (3, 4):
+            raise IllegalAction("bad_player_count", "The base game is for 3 or 4 players.")
+        return scenario
+    if scenario in map_keys():
+        allowed = load_map(scenario)["players"]
+    elif scenario in family_maps():
+        by_players = family_maps()[scenario]
+        if players not in by_players:
+            raise IllegalAction("bad_player_count", f"Scenario {scenario!r} is for {sorted(by_players)} players.")
+        return by_players[players]
+    else:
+        raise IllegalAction("unknown_scenario", f"Unknown scenario {scenario!r}.")
+    if players not in allowed:
+        raise IllegalAction("bad_player_count", f"Scenario {scenario!r} is for {allowed} players.")
+    return scenario
+
+
+def _check_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    if options is not None and not isinstance(options, dict):
+        raise IllegalAction("bad_option", "Options are an object.")
+    unknown = set(options or {}) - set(DEFAULT_OPTIONS)
+    if unknown:
+        raise IllegalAction("unknown_option", f"Unknown options: {', '.join(sorted(unknown))}.")
+    opts = {**DEFAULT_OPTIONS, **(options or {})}
+    choices = {
+        "board": ("variable", "beginner"),
+        "seat_order": ("random", "fixed"),
+        "pirate_steal": ("each", "one"),
+        "random_tokens": (True, False),
+        "friendly_robber": (True, False),
+        "pirate": (None, True, False),
+    }
+    for name, allowed in choices.items():
+        if opts[name] not in allowed or (isinstance(opts[name], int) and not isinstance(opts[name], bool)):
+            raise IllegalAction("bad_option", f"Option {name!r} is one of {', '.join(map(repr, allowed))}.")
+    target = opts["vp_target"]
+    if target is not None and (type(target) is not int or not 3 <= target <= 30):
+        raise IllegalAction("bad_option", "Option 'vp_target' is an integer from 3 to 30.")
+    return opts
 
 
 def new_game(
@@ -37,33 +78,34 @@ def new_game(
     options: dict[str, Any] | None = None,
 ) -> State:
     """A new game at the start of set-up. All chance flows from `seed`."""
-    spec = SCENARIOS.get(scenario)
-    if spec is None:
-        raise IllegalAction("unknown_scenario", f"Unknown scenario {scenario!r}.")
-    if players not in spec["players"]:
-        raise IllegalAction("bad_player_count", f"Scenario {scenario!r} is for {spec['players']} players.")
-    unknown = set(options or {}) - set(DEFAULT_OPTIONS)
-    if unknown:
-        raise IllegalAction("unknown_option", f"Unknown options: {', '.join(sorted(unknown))}.")
-    opts = {**DEFAULT_OPTIONS, **(options or {})}
-    if opts["board"] not in ("variable", "beginner"):
-        raise IllegalAction("bad_option", "Option 'board' is 'variable' or 'beginner'.")
-    if opts["seat_order"] not in ("random", "fixed"):
-        raise IllegalAction("bad_option", "Option 'seat_order' is 'random' or 'fixed'.")
-    if not isinstance(seed, int) or seed < 0:
+    if type(players) is not int:
+        raise IllegalAction("bad_player_count", "The number of players is an integer.")
+    key = resolve_scenario(scenario, players)
+    opts = _check_options(options)
+    if type(seed) is not int or seed < 0:
         raise IllegalAction("bad_seed", "The seed is a non-negative integer.")
     stream = seed & chance.MASK
-    stream, board = make_board(scenario, players, opts, stream)
+    spec = load_map(key) if key != "base" else None
+    board: Board
+    if spec is None:
+        if opts["board"] == "beginner":
+            board = beginner_base_board()
+        else:
+            stream, board = variable_base_board(stream, random_tokens=opts["random_tokens"])
+    else:
+        stream, board = build_board(spec, stream)
+        if opts["pirate"] is False:
+            board.pirate = -1
+        elif opts["pirate"] is True and board.pirate < 0:
+            sea = [h for h, t in enumerate(board.terrain) if t == 6 and not board.extra["frame"][h]]
+            board.pirate = sea[0]
 
     state = State()
     state.schema = SCHEMA_VERSION
-    state.scenario = scenario
+    state.scenario = key
     state.options = opts
     state.players = players
-    target = opts["vp_target"]
-    if target is not None and (not isinstance(target, int) or not 3 <= target <= 30):
-        raise IllegalAction("bad_option", "Option 'vp_target' is an integer from 3 to 30.")
-    state.vp_target = target or spec["vp_target"]
+    state.vp_target = opts["vp_target"] or (spec["vp_target"] if spec else 10)
     state.seed = seed
     state.hexes = tuple(board.hexes)
     state.terrain = board.terrain
@@ -98,11 +140,12 @@ def new_game(
     state.hands = [[0] * 5 for _ in range(players)]
     state.development = [[0] * 5 for _ in range(players)]
     state.development_new = [[0] * 5 for _ in range(players)]
-    state.development_played = False
     state.development_used = [[0] * 5 for _ in range(players)]
+    state.development_played = False
     state.bank = [BANK_PER_RESOURCE] * 5
     state.deck = deck
-    state.supply = [dict(SUPPLY) for _ in range(players)]
+    supply = {**SUPPLY, **(spec or {}).get("rules", {}).get("supply", {})}
+    state.supply = [dict(supply) for _ in range(players)]
     state.road_length = [0] * players
     state.longest_road = -1
     state.largest_army = -1
@@ -112,5 +155,24 @@ def new_game(
     state.trade = None
     state.winner = None
     state.version = 0
+
+    state.seafarers = spec is not None
+    extra = board.extra
+    state.frame = list(extra.get("frame", [False] * len(board.hexes)))
+    state.hidden_terrain = list(extra.get("hidden_terrain", []))
+    state.hidden_tokens = list(extra.get("hidden_tokens", []))
+    state.token_bag = list(extra.get("token_bag", []))
+    state.pending_tokens = []
+    state.vp_tokens = [0] * players
+    state.token_sites = []
+    state.home_islands = [[] for _ in range(players)]
+    state.islands_settled = [[] for _ in range(players)]
+    state.ships_new = []
+    state.ship_moved = False
+    state.gold_owed = [0] * players
+    state.resume_phase = ""
+    state.trade_lines = []
+    state.edge_serial = [0] * topo.edge_count
+    state.placements = 0
     state.refresh_derived()
     return state

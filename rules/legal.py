@@ -4,31 +4,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import placement
+from . import placement, seafarers
 from .constants import (
     CITY_COST,
+    DESERT,
     DEVELOPMENT_COST,
     KNIGHT,
+    LAND,
     MONOPOLY,
     RESOURCES,
     ROAD_BUILDING,
     ROAD_COST,
     SETTLEMENT_COST,
+    SHIP_COST,
     YEAR_OF_PLENTY,
 )
 from .scoring import public_victory_points
-from .state import DISCARD, GAME_OVER, MAIN, ROAD_BUILDING as ROAD_BUILDING_PHASE, ROBBER, ROLL, SETUP_ROAD, SETUP_SETTLEMENT, State
+from .state import (
+    DISCARD,
+    GAME_OVER,
+    GOLD,
+    MAIN,
+    PLACE_TOKEN,
+    ROBBER,
+    ROLL,
+    SETUP_ROAD,
+    SETUP_SETTLEMENT,
+    State,
+)
+from .state import ROAD_BUILDING as ROAD_BUILDING_PHASE
 
 Action = dict[str, Any]
 
 
 def to_move(state: State) -> list[int]:
-    """The seats that must act now: several while discarding or answering a trade, none once the game is over."""
+    """The seats that must act now: several while discarding, choosing gold or answering a trade; none once
+    the game is over."""
     phase = state.phase
     if phase == GAME_OVER:
         return []
     if phase == DISCARD:
         return [s for s, owed in enumerate(state.discards_owed) if owed]
+    if phase == GOLD:
+        return [s for s, owed in enumerate(state.gold_owed) if owed]
     if phase in (SETUP_SETTLEMENT, SETUP_ROAD):
         return [state.setup_order[state.setup_index]]
     trade = state.trade
@@ -39,8 +57,10 @@ def to_move(state: State) -> list[int]:
     return [state.current]
 
 
-def can_afford(hand: list[int], cost: tuple[int, ...]) -> bool:
-    return all(have >= need for have, need in zip(hand, cost, strict=True))
+def can_afford(hand: list[int], cost: tuple[int, ...] | list[int]) -> bool:
+    return (
+        hand[0] >= cost[0] and hand[1] >= cost[1] and hand[2] >= cost[2] and hand[3] >= cost[3] and hand[4] >= cost[4]
+    )
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
@@ -62,14 +82,16 @@ def _generate(state: State, seat: int) -> list[Action]:
             return []
         hand = state.hands[seat]
         return [{"type": "discard", "cards": {RESOURCES[r]: 1}} for r in range(5) if hand[r]]
-    if phase == SETUP_SETTLEMENT:
+    if phase == GOLD:
+        if not state.gold_owed[seat]:
+            return []
+        return [{"type": "choose_gold", "cards": {RESOURCES[r]: 1}} for r in range(5) if state.bank[r]]
+    if phase in (SETUP_SETTLEMENT, SETUP_ROAD):
         if seat != state.setup_order[state.setup_index]:
             return []
-        return [{"type": "build_settlement", "vertex": v} for v in placement.setup_settlement_vertices(state)]
-    if phase == SETUP_ROAD:
-        if seat != state.setup_order[state.setup_index]:
-            return []
-        return [{"type": "build_road", "edge": e} for e in placement.setup_road_edges(state, state.setup_vertex)]
+        if phase == SETUP_SETTLEMENT:
+            return [{"type": "build_settlement", "vertex": v} for v in setup_settlement_vertices(state, seat)]
+        return _setup_edge_actions(state)
     trade = state.trade
     if trade is not None:
         return _trade_answers(state, seat, trade)
@@ -80,10 +102,51 @@ def _generate(state: State, seat: int) -> list[Action]:
     if phase == ROBBER:
         return _robber_moves(state, seat)
     if phase == ROAD_BUILDING_PHASE:
-        return [{"type": "build_road", "edge": e} for e in placement.road_edges(state, seat)]
+        return free_edge_actions(state, seat)
+    if phase == PLACE_TOKEN:
+        return [{"type": "move_token", "hex": h} for h in seafarers.token_sources(state, seat)]
     if phase == MAIN:
         return _main_actions(state, seat)
     return []
+
+
+def setup_settlement_vertices(state: State, seat: int) -> list[int]:
+    """Set-up spots: the distance rule, plus the scenario's set-up area and same-island rule."""
+    vertices = placement.setup_settlement_vertices(state)
+    derived = state.derived
+    allowed = derived.setup_hexes
+    if allowed is not None:
+        terrain, vertex_hexes = state.terrain, derived.topo.vertex_hexes
+
+        def inside(v: int) -> bool:
+            land = [h for h in vertex_hexes[v] if terrain[h] in LAND and terrain[h] != DESERT]
+            return bool(land) and all(h in allowed for h in land)
+
+        vertices = [v for v in vertices if inside(v)]
+    homes = state.home_islands[seat]
+    if derived.rules.get("same_island_setup") and homes:
+        vertices = [v for v in vertices if derived.vertex_islands[v] & set(homes)]
+    return vertices
+
+
+def _setup_edge_actions(state: State) -> list[Action]:
+    vertex = state.setup_vertex
+    roads = [{"type": "build_road", "edge": e} for e in placement.setup_road_edges(state, vertex)]
+    if not state.seafarers:
+        return roads
+    ships = [{"type": "build_ship", "edge": e} for e in seafarers.setup_ship_edges(state, vertex)]
+    if ships and seafarers.ship_required_at_setup(state, vertex):
+        return ships
+    return roads + ships
+
+
+def free_edge_actions(state: State, seat: int) -> list[Action]:
+    actions: list[Action] = []
+    if state.supply[seat]["roads"]:
+        actions.extend({"type": "build_road", "edge": e} for e in placement.road_edges(state, seat))
+    if state.seafarers and state.supply[seat]["ships"]:
+        actions.extend({"type": "build_ship", "edge": e} for e in placement.ship_edges(state, seat))
+    return actions
 
 
 def _trade_answers(state: State, seat: int, trade: dict[str, Any]) -> list[Action]:
@@ -113,7 +176,7 @@ def _development_plays(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
     if cards[KNIGHT]:
         actions.append({"type": "play_knight"})
-    if cards[ROAD_BUILDING] and state.supply[seat]["roads"] and placement.road_edges(state, seat):
+    if cards[ROAD_BUILDING] and free_edge_actions(state, seat):
         actions.append({"type": "play_road_building"})
     if cards[YEAR_OF_PLENTY]:
         actions.extend(_year_of_plenty_choices(state))
@@ -136,29 +199,42 @@ def _year_of_plenty_choices(state: State) -> list[Action]:
     return [{"type": "play_year_of_plenty", "resources": [RESOURCES[r]]} for r in range(5) if bank[r]]
 
 
-def robber_targets(state: State, seat: int, hex_id: int) -> list[int]:
+def robber_targets(state: State, seat: int, hex_id: int, eligible: list[bool] | None = None) -> list[int]:
     """Opponents with a building on this hex and at least one card (and, with the friendly robber, > 2 VP)."""
+    if eligible is None:
+        eligible = _steal_eligible(state, seat)
     owner = state.vertex_owner
-    victims = set()
-    for v in state.derived.topo.hex_vertices[hex_id]:
-        other = owner[v]
-        if other >= 0 and other != seat and sum(state.hands[other]):
-            victims.add(other)
-    if state.options.get("friendly_robber"):
-        victims = {s for s in victims if public_victory_points(state, s) > 2}
+    victims = {owner[v] for v in state.derived.topo.hex_vertices[hex_id] if owner[v] >= 0 and eligible[owner[v]]}
     return sorted(victims)
+
+
+def _steal_eligible(state: State, seat: int) -> list[bool]:
+    friendly = state.options.get("friendly_robber")
+    return [
+        s != seat and any(state.hands[s]) and (not friendly or public_victory_points(state, s) > 2)
+        for s in range(state.players)
+    ]
 
 
 def _robber_moves(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
+    eligible = _steal_eligible(state, seat)
     for h in state.derived.robber_hexes:
         if h == state.robber:
             continue
-        victims = robber_targets(state, seat, h)
+        victims = robber_targets(state, seat, h, eligible)
         if victims:
             actions.extend({"type": "move_robber", "hex": h, "victim": s} for s in victims)
         else:
             actions.append({"type": "move_robber", "hex": h})
+    if state.pirate >= 0:
+        steal_one = state.options.get("pirate_steal") == "one"
+        for h in seafarers.pirate_hexes(state):
+            victims = seafarers.pirate_victims(state, seat, h)
+            if steal_one and victims:
+                actions.extend({"type": "move_pirate", "hex": h, "victim": s} for s in victims)
+            else:
+                actions.append({"type": "move_pirate", "hex": h})
     return actions
 
 
@@ -168,6 +244,15 @@ def _main_actions(state: State, seat: int) -> list[Action]:
     actions: list[Action] = [{"type": "end_turn"}]
     if supply["roads"] and hand[0] >= ROAD_COST[0] and hand[1] >= ROAD_COST[1]:
         actions.extend({"type": "build_road", "edge": e} for e in placement.road_edges(state, seat))
+    if state.seafarers:
+        if supply["ships"] and hand[0] >= SHIP_COST[0] and hand[2] >= SHIP_COST[2]:
+            actions.extend({"type": "build_ship", "edge": e} for e in placement.ship_edges(state, seat))
+        if not state.ship_moved:
+            for ship in seafarers.movable_ships(state, seat):
+                actions.extend(
+                    {"type": "move_ship", "from": ship, "to": e}
+                    for e in seafarers.ship_destinations(state, seat, ship)
+                )
     if supply["settlements"] and can_afford(hand, SETTLEMENT_COST):
         actions.extend({"type": "build_settlement", "vertex": v} for v in placement.settlement_vertices(state, seat))
     if supply["cities"] and can_afford(hand, CITY_COST):

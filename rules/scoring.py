@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .constants import VICTORY_POINT
+from .seafarers import trade_line_points
 from .state import GAME_OVER, SETUP_ROAD, SETUP_SETTLEMENT, State
 
 
@@ -14,6 +15,8 @@ def public_victory_points(state: State, seat: int) -> int:
         points += 2
     if state.largest_army == seat:
         points += 2
+    if state.seafarers:
+        points += state.vp_tokens[seat] + trade_line_points(state, seat)
     return points
 
 

@@ -10,7 +10,7 @@ import time
 from collections import Counter
 
 from .bots import BOTS, play_out
-from .game import SCENARIOS, new_game
+from .game import new_game, scenario_keys
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--scenario", default="base", choices=sorted(SCENARIOS))
+    parser.add_argument("--scenario", default="base", choices=scenario_keys())
     parser.add_argument("--bots", default="random", help="one bot name for every seat, or one per seat")
     args = parser.parse_args(argv)
     names = args.bots.split(",")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .constants import GENERIC_HARBOUR, LAND, PRODUCING, SEA
+from .constants import DESERT, GENERIC_HARBOUR, LAND, PRODUCING, SEA
 from .geometry import Topology, topology_for
+from .scenarios import load_map, map_keys
 
 SCHEMA_VERSION = 1
 
@@ -22,6 +23,8 @@ MAIN = "main"
 DISCARD = "discard"
 ROBBER = "robber"
 ROAD_BUILDING = "road_building"
+GOLD = "gold"  # Seafarers: players owed gold-field cards choose them
+PLACE_TOKEN = "place_token"  # Greater Catan: the token bag is empty, a main-island token must move
 GAME_OVER = "game_over"
 
 
@@ -38,6 +41,10 @@ class Derived:
         "sea_hexes",
         "vertex_harbour",
         "hexes_by_number",
+        "island_of_hex",
+        "vertex_islands",
+        "setup_hexes",
+        "rules",
     )
 
     def __init__(self, state: State) -> None:
@@ -63,6 +70,39 @@ class Derived:
             if token and terrain[h] in PRODUCING:
                 by_number[token].append(h)
         self.hexes_by_number = {n: tuple(hs) for n, hs in by_number.items()}
+        self.island_of_hex = _islands(topo, terrain)
+        self.vertex_islands = tuple(
+            frozenset(self.island_of_hex[h] for h in hs if self.island_of_hex[h] >= 0) for hs in topo.vertex_hexes
+        )
+        spec = map_spec(state.scenario)
+        self.rules: dict[str, Any] = spec.get("rules", {}) if spec else {}
+        setup = (spec or {}).get("setup", {}).get("hexes")
+        self.setup_hexes = frozenset(topo.hex_index[tuple(h)] for h in setup) if setup else None
+
+
+def _islands(topo: Topology, terrain: list[int]) -> tuple[int, ...]:
+    """Island id per hex: connected areas of land, where deserts do not connect (-1 for sea, desert, fog)."""
+    island = [-1] * len(terrain)
+    joins = [t in LAND and t != DESERT for t in terrain]
+    count = 0
+    for start in range(len(terrain)):
+        if not joins[start] or island[start] >= 0:
+            continue
+        island[start] = count
+        stack = [start]
+        while stack:
+            h = stack.pop()
+            for n in topo.hex_neighbors[h]:
+                if joins[n] and island[n] < 0:
+                    island[n] = count
+                    stack.append(n)
+        count += 1
+    return tuple(island)
+
+
+def map_spec(scenario: str) -> dict[str, Any] | None:
+    """The static map data of a Seafarers scenario (None for the base game)."""
+    return load_map(scenario) if scenario in map_keys() else None
 
 
 class State:
@@ -112,6 +152,24 @@ class State:
         "trade",
         "winner",
         "version",
+        # Seafarers
+        "seafarers",
+        "frame",
+        "hidden_terrain",
+        "hidden_tokens",
+        "token_bag",
+        "pending_tokens",
+        "vp_tokens",
+        "token_sites",
+        "home_islands",
+        "islands_settled",
+        "ships_new",
+        "ship_moved",
+        "gold_owed",
+        "resume_phase",
+        "trade_lines",
+        "edge_serial",
+        "placements",
     )
     __slots__ = (*FIELDS, "derived", "seat_edges", "seat_buildings", "_legal_cache")
 
@@ -159,6 +217,23 @@ class State:
     trade: dict[str, Any] | None
     winner: int | None
     version: int
+    seafarers: bool
+    frame: list[bool]
+    hidden_terrain: list[int]  # Oceania's face-down hex stack, top last
+    hidden_tokens: list[int]
+    token_bag: list[int]  # Greater Catan
+    pending_tokens: list[int]  # hexes reached that wait for a token moved from the main island
+    vp_tokens: list[int]  # special victory-point tokens per seat
+    token_sites: list[list[int]]  # [vertex, seat, points, kind]: where each island token lies (kind 0)
+    home_islands: list[list[int]]  # islands of the seat's set-up settlements
+    islands_settled: list[list[int]]  # islands where the seat has built, home ones included
+    ships_new: list[int]  # edges of ships built this turn, which may not move
+    ship_moved: bool
+    gold_owed: list[int]
+    resume_phase: str  # the phase to go back to after a gold choice or a token move
+    trade_lines: list[list[int]]  # Great Crossing: [vertex, vertex, owner]
+    edge_serial: list[int]  # order in which edge pieces were placed (Great Crossing's joining piece)
+    placements: int
 
     def refresh_derived(self) -> None:
         self.derived = Derived(self)

@@ -36,6 +36,8 @@ def board_view(state: State) -> dict[str, Any]:
         "harbours": [{"edge": e, "kind": HARBOUR_NAMES[k], "vertices": list(topo.edge_vertices[e])} for e, k in state.harbours],
         "robber": state.robber if state.robber >= 0 else None,
         "pirate": state.pirate if state.pirate >= 0 else None,
+        "frame": [h for h, edge in enumerate(state.frame) if edge],
+        "islands": list(state.derived.island_of_hex),
     }
 
 
@@ -70,6 +72,9 @@ def player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "supply": dict(state.supply[seat]),
         "harbour_rates": _cards(state.harbour_rates(seat), RESOURCES),
         "discards_owed": state.discards_owed[seat],
+        "gold_owed": state.gold_owed[seat],
+        "victory_point_tokens": state.vp_tokens[seat],
+        "trade_lines": sum(1 for line in state.trade_lines if line[2] == seat),
     }
     if viewer == seat:
         facts["resources"] = _cards(state.hands[seat], RESOURCES)
@@ -126,6 +131,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "deck_count": len(state.deck),
         "seats": [player_view(state, s, seat) for s in range(state.players)],
         "trade": trade_view(state),
+        "seafarers": {
+            "ships_built_this_turn": list(state.ships_new),
+            "ship_moved": state.ship_moved,
+            "hidden_hexes_left": len(state.hidden_terrain),
+            "token_bag_count": len(state.token_bag),
+            "pending_tokens": list(state.pending_tokens),
+            "token_sites": [{"vertex": v, "seat": s, "points": p} for v, s, p, _ in state.token_sites],
+            "trade_lines": [{"vertices": [a, b], "seat": s} for a, b, s in state.trade_lines],
+        }
+        if state.seafarers
+        else None,
         "winner": state.winner,
         "version": state.version,
     }
