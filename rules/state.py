@@ -6,7 +6,7 @@ never leaves the server as is: `view()` is the only way out.
 
 from __future__ import annotations
 
-import copy
+from functools import lru_cache
 from typing import Any
 
 from .constants import DESERT, GENERIC_HARBOUR, LAND, PRODUCING, SEA
@@ -47,7 +47,7 @@ class Derived:
         "rules",
     )
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: BoardKey) -> None:
         topo = topology_for(state.hexes)
         self.topo: Topology = topo
         terrain = state.terrain
@@ -78,6 +78,21 @@ class Derived:
         self.rules: dict[str, Any] = spec.get("rules", {}) if spec else {}
         setup = (spec or {}).get("setup", {}).get("hexes")
         self.setup_hexes = frozenset(topo.hex_index[tuple(h)] for h in setup) if setup else None
+
+
+class BoardKey:
+    """The board facts the derived tables depend on (hashable, for sharing them between states)."""
+
+    __slots__ = ("scenario", "hexes", "terrain", "tokens", "harbours")
+
+    def __init__(self, scenario: str, hexes: tuple, terrain: tuple, tokens: tuple, harbours: tuple) -> None:
+        self.scenario, self.hexes, self.terrain, self.tokens, self.harbours = scenario, hexes, terrain, tokens, harbours
+
+
+@lru_cache(maxsize=4096)
+def _derived_for(scenario: str, hexes: tuple, terrain: tuple, tokens: tuple, harbours: tuple) -> Derived:
+    """Derived tables are immutable, so states on the same board share one copy."""
+    return Derived(BoardKey(scenario, hexes, terrain, tokens, harbours))
 
 
 def _islands(topo: Topology, terrain: list[int]) -> tuple[int, ...]:
@@ -236,7 +251,9 @@ class State:
     placements: int
 
     def refresh_derived(self) -> None:
-        self.derived = Derived(self)
+        self.derived = _derived_for(
+            self.scenario, self.hexes, tuple(self.terrain), tuple(self.tokens), tuple(map(tuple, self.harbours))
+        )
         # Each seat's pieces, kept in step by the placing functions so hot paths never scan the board.
         self.seat_edges = [[e for e, o in enumerate(self.edge_owner) if o == s] for s in range(self.players)]
         self.seat_buildings = [[v for v, o in enumerate(self.vertex_owner) if o == s] for s in range(self.players)]
@@ -257,9 +274,32 @@ class State:
         return rates
 
 
+def _copy(value: Any) -> Any:
+    """A copy of JSON-like data (lists, dicts, scalars); much faster than copy.deepcopy."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return [_copy(x) if type(x) in (list, dict, tuple) else x for x in value]
+    if kind is dict:
+        return {k: _copy(x) if type(x) in (list, dict, tuple) else x for k, x in value.items()}
+    return value
+
+
+# Fields that are flat lists of numbers or booleans: a shallow copy is a full copy.
+FLAT_FIELDS = frozenset(
+    {
+        "terrain", "tokens", "vertex_owner", "vertex_city", "edge_owner", "edge_ship", "edge_serial", "frame",
+        "dice_history", "bank", "deck", "road_length", "discards_owed", "setup_order", "hidden_terrain",
+        "hidden_tokens", "token_bag", "pending_tokens", "vp_tokens", "ships_new", "gold_owed",
+    }
+)
+
+
 def dump(state: State) -> dict[str, Any]:
     """The complete server-side state as JSON-able data, with its schema version."""
-    data = {name: copy.deepcopy(getattr(state, name)) for name in State.FIELDS}
+    data = {
+        name: list(getattr(state, name)) if name in FLAT_FIELDS else _copy(getattr(state, name))
+        for name in State.FIELDS
+    }
     data["hexes"] = [list(h) for h in state.hexes]
     data["harbours"] = [list(h) for h in state.harbours]
     return data
@@ -271,7 +311,8 @@ def load(data: dict[str, Any]) -> State:
         raise ValueError(f"unsupported state schema {data.get('schema')!r}")
     state = State()
     for name in State.FIELDS:
-        setattr(state, name, copy.deepcopy(data[name]))
+        value = data[name]
+        setattr(state, name, list(value) if name in FLAT_FIELDS else _copy(value))
     state.hexes = tuple(tuple(h) for h in data["hexes"])
     state.harbours = [tuple(h) for h in data["harbours"]]
     if state.trade is not None:

@@ -41,15 +41,18 @@ def check_invariants(state: rules.State) -> None:
         used = sum(state.development_used[s][card] for s in range(state.players))
         assert state.deck.count(card) + held + used == DEVELOPMENT_DECK[card]
     # Piece limits hold, and pieces on the board plus supply make the full set.
+    full = {**SUPPLY, **state.derived.rules.get("supply", {})}
     for seat in range(state.players):
         supply = state.supply[seat]
         assert all(n >= 0 for n in supply.values())
         roads = sum(1 for e, o in enumerate(state.edge_owner) if o == seat and not state.edge_ship[e])
+        ships = sum(1 for e, o in enumerate(state.edge_owner) if o == seat and state.edge_ship[e])
         cities = sum(1 for v, o in enumerate(state.vertex_owner) if o == seat and state.vertex_city[v])
         settlements = sum(1 for v, o in enumerate(state.vertex_owner) if o == seat and not state.vertex_city[v])
-        assert roads + supply["roads"] == SUPPLY["roads"]
-        assert cities + supply["cities"] == SUPPLY["cities"]
-        assert settlements + supply["settlements"] == SUPPLY["settlements"]
+        assert roads + supply["roads"] == full["roads"]
+        assert ships + supply["ships"] == full["ships"]
+        assert cities + supply["cities"] == full["cities"]
+        assert settlements + supply["settlements"] == full["settlements"]
     # The distance rule always holds.
     topo = state.derived.topo
     for v, owner in enumerate(state.vertex_owner):
@@ -64,6 +67,9 @@ def recount_victory_points(state: rules.State, seat: int) -> int:
             points += 2 if state.vertex_city[v] else 1
     points += 2 * (state.longest_road == seat) + 2 * (state.largest_army == seat)
     points += state.development[seat][VICTORY_POINT] + state.development_new[seat][VICTORY_POINT]
+    # Seafarers tokens: island bonuses lie under settlements; each trade line earns its owner one.
+    points += sum(site[2] for site in state.token_sites if site[1] == seat)
+    points += sum(1 for line in state.trade_lines if line[2] == seat)
     return points
 
 
