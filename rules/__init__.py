@@ -1,10 +1,10 @@
 """The Catan rules engine: pure Python, no Django. See docs/ENGINE.md.
 
-    state = new_game(scenario="base", players=4, seed=7)
-    seat = to_move(state)[0]
-    action = legal_actions(state, seat)[0]
-    events = apply(state, seat, action)
-    public = view(state, None)
+state = new_game(scenario="base", players=4, seed=7)
+seat = to_move(state)[0]
+action = legal_actions(state, seat)[0]
+events = apply(state, seat, action)
+public = view(state, None)
 """
 
 from .actions import apply, events_for

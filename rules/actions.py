@@ -27,20 +27,21 @@ from .constants import (
     YEAR_OF_PLENTY,
 )
 from .errors import IllegalAction
-from .legal import free_edge_actions, legal_actions, to_move, trade_terms_feasible
+from .legal import free_edge_actions, legal_actions, to_move
 from .longest_road import award_after_break, award_after_growth
 from .scoring import check_winner
 from .state import (
     DISCARD,
     GAME_OVER,
-    GOLD as GOLD_PHASE,
     MAIN,
-    PLACE_TOKEN,
     ROBBER,
     ROLL,
     SETUP_ROAD,
     SETUP_SETTLEMENT,
     State,
+)
+from .state import (
+    GOLD as GOLD_PHASE,
 )
 from .state import ROAD_BUILDING as ROAD_BUILDING_PHASE
 
@@ -49,7 +50,16 @@ FREE_FORM = frozenset({"offer_trade", "counter_trade", "discard", "choose_gold"}
 # Only these can change the active player's points (end_turn hands the turn to someone who may have won
 # during another's turn); the win check runs after them alone.
 SCORING = frozenset(
-    {"build_settlement", "build_city", "build_road", "build_ship", "move_ship", "buy_development", "play_knight", "end_turn"}
+    {
+        "build_settlement",
+        "build_city",
+        "build_road",
+        "build_ship",
+        "move_ship",
+        "buy_development",
+        "play_knight",
+        "end_turn",
+    }
 )
 MAX_TRADE_CARDS = 40
 
@@ -322,7 +332,9 @@ def _move_token(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     state.refresh_derived()
     if not state.pending_tokens:
         state.phase = state.resume_phase
-    return [{"type": "moved_token", "seat": seat, "from": source, "to": destination, "token": state.tokens[destination]}]
+    return [
+        {"type": "moved_token", "seat": seat, "from": source, "to": destination, "token": state.tokens[destination]}
+    ]
 
 
 def _steal(state: State, thief: int, victim: int) -> list[Event]:
@@ -390,7 +402,11 @@ def _play_knight(state: State, seat: int, action: dict[str, Any]) -> list[Event]
     events: list[Event] = [{"type": "played_knight", "seat": seat}]
     holder = state.largest_army
     count = state.development_used[seat][KNIGHT]
-    if holder != seat and count >= LARGEST_ARMY_MINIMUM and (holder < 0 or count > state.development_used[holder][KNIGHT]):
+    if (
+        holder != seat
+        and count >= LARGEST_ARMY_MINIMUM
+        and (holder < 0 or count > state.development_used[holder][KNIGHT])
+    ):
         state.largest_army = seat
         events.append({"type": "largest_army", "seat": seat, "knights": count})
     state.return_phase = state.phase

@@ -86,8 +86,7 @@ def topology_for(hexes: tuple[Coordinate, ...]) -> Topology:
     edge_list = sorted(edge_pairs)
     edge_id = {pair: i for i, pair in enumerate(edge_list)}
     hex_edges = tuple(
-        tuple(edge_id[(min(c[k], c[(k + 1) % 6]), max(c[k], c[(k + 1) % 6]))] for k in range(6))
-        for c in hex_vertices
+        tuple(edge_id[(min(c[k], c[(k + 1) % 6]), max(c[k], c[(k + 1) % 6]))] for k in range(6)) for c in hex_vertices
     )
 
     vertex_hexes: list[list[int]] = [[] for _ in points]

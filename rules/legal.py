@@ -250,8 +250,7 @@ def _main_actions(state: State, seat: int) -> list[Action]:
         if not state.ship_moved:
             for ship in seafarers.movable_ships(state, seat):
                 actions.extend(
-                    {"type": "move_ship", "from": ship, "to": e}
-                    for e in seafarers.ship_destinations(state, seat, ship)
+                    {"type": "move_ship", "from": ship, "to": e} for e in seafarers.ship_destinations(state, seat, ship)
                 )
     if supply["settlements"] and can_afford(hand, SETTLEMENT_COST):
         actions.extend({"type": "build_settlement", "vertex": v} for v in placement.settlement_vertices(state, seat))

@@ -8,7 +8,7 @@ docs/SCENARIOS.md; `build_board` turns a map into a `Board` using the game's cha
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +20,12 @@ from .geometry import Coordinate, topology_for
 MAP_DIR = Path(__file__).parent / "maps"
 
 
-@lru_cache(maxsize=None)
+@cache
 def map_keys() -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in MAP_DIR.glob("*.json")))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_map(key: str) -> dict[str, Any]:
     if key not in map_keys():
         raise KeyError(key)
@@ -52,7 +52,8 @@ def _random_harbour_slots(stream: int, hexes: list[Coordinate], terrain: list[in
     coast = [
         e
         for e, hs in enumerate(topo.edge_hexes)
-        if len(hs) == 2 and sorted(terrain[h] == SEA for h in hs) == [False, True]
+        if len(hs) == 2
+        and sorted(terrain[h] == SEA for h in hs) == [False, True]
         and all(terrain[h] in LAND or terrain[h] == SEA for h in hs)
     ]
     stream = chance.shuffle(stream, coast)
@@ -127,4 +128,3 @@ def build_board(spec: dict[str, Any], stream: int) -> tuple[int, Board]:
         "token_bag": list(spec.get("rules", {}).get("token_bag", [])),
     }
     return stream, board
-

@@ -8,7 +8,8 @@ from typing import Any
 
 from . import chance, placement
 from .constants import DESERT, FOG, GOLD, LAND, RESOURCES, SEA, TERRAINS
-from .state import GOLD as GOLD_PHASE, PLACE_TOKEN, State
+from .state import GOLD as GOLD_PHASE
+from .state import PLACE_TOKEN, State
 
 Event = dict[str, Any]
 

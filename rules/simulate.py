@@ -1,6 +1,6 @@
 """Play bot games and print throughput and results.
 
-    python -m rules.simulate --games 100 --players 4 --seed 1 --bots greedy,random,random,random
+python -m rules.simulate --games 100 --players 4 --seed 1 --bots greedy,random,random,random
 """
 
 from __future__ import annotations

@@ -287,9 +287,27 @@ def _copy(value: Any) -> Any:
 # Fields that are flat lists of numbers or booleans: a shallow copy is a full copy.
 FLAT_FIELDS = frozenset(
     {
-        "terrain", "tokens", "vertex_owner", "vertex_city", "edge_owner", "edge_ship", "edge_serial", "frame",
-        "dice_history", "bank", "deck", "road_length", "discards_owed", "setup_order", "hidden_terrain",
-        "hidden_tokens", "token_bag", "pending_tokens", "vp_tokens", "ships_new", "gold_owed",
+        "terrain",
+        "tokens",
+        "vertex_owner",
+        "vertex_city",
+        "edge_owner",
+        "edge_ship",
+        "edge_serial",
+        "frame",
+        "dice_history",
+        "bank",
+        "deck",
+        "road_length",
+        "discards_owed",
+        "setup_order",
+        "hidden_terrain",
+        "hidden_tokens",
+        "token_bag",
+        "pending_tokens",
+        "vp_tokens",
+        "ships_new",
+        "gold_owed",
     }
 )
 

@@ -33,7 +33,9 @@ def board_view(state: State) -> dict[str, Any]:
         # Vertex positions are on the lattice where a hex centre is (2q + r, 3r); x scales by √3/2 to draw.
         "vertices": [{"id": v, "x": x, "y": y} for v, (x, y) in enumerate(topo.vertex_points)],
         "edges": [{"id": e, "vertices": [a, b]} for e, (a, b) in enumerate(topo.edge_vertices)],
-        "harbours": [{"edge": e, "kind": HARBOUR_NAMES[k], "vertices": list(topo.edge_vertices[e])} for e, k in state.harbours],
+        "harbours": [
+            {"edge": e, "kind": HARBOUR_NAMES[k], "vertices": list(topo.edge_vertices[e])} for e, k in state.harbours
+        ],
         "robber": state.robber if state.robber >= 0 else None,
         "pirate": state.pirate if state.pirate >= 0 else None,
         "frame": [h for h, edge in enumerate(state.frame) if edge],
@@ -46,7 +48,9 @@ def pieces_view(state: State) -> dict[str, Any]:
         "settlements": [
             {"vertex": v, "seat": o} for v, o in enumerate(state.vertex_owner) if o >= 0 and not state.vertex_city[v]
         ],
-        "cities": [{"vertex": v, "seat": o} for v, o in enumerate(state.vertex_owner) if o >= 0 and state.vertex_city[v]],
+        "cities": [
+            {"vertex": v, "seat": o} for v, o in enumerate(state.vertex_owner) if o >= 0 and state.vertex_city[v]
+        ],
         "roads": [{"edge": e, "seat": o} for e, o in enumerate(state.edge_owner) if o >= 0 and not state.edge_ship[e]],
         "ships": [{"edge": e, "seat": o} for e, o in enumerate(state.edge_owner) if o >= 0 and state.edge_ship[e]],
     }
@@ -93,7 +97,11 @@ def trade_view(state: State) -> dict[str, Any] | None:
     replies = {}
     for s, reply in trade["replies"].items():
         if isinstance(reply, dict):
-            replies[s] = {"reply": "counter", "give": _cards(reply["give"], RESOURCES), "get": _cards(reply["get"], RESOURCES)}
+            replies[s] = {
+                "reply": "counter",
+                "give": _cards(reply["give"], RESOURCES),
+                "get": _cards(reply["get"], RESOURCES),
+            }
         else:
             replies[s] = {"reply": reply}
     return {

@@ -1,0 +1,29 @@
+"""Create the demo accounts (idempotent): `demo`/`demo` to play, `admin`/`admin` to moderate."""
+
+from __future__ import annotations
+
+from allauth.account.models import EmailAddress
+from django.contrib.sites.models import Site
+from django.core.management.base import BaseCommand
+
+from accounts.models import User
+
+ACCOUNTS = (
+    ("demo", "demo", "demo@example.com", "Demo", False),
+    ("admin", "admin", "admin@example.com", "Admin", True),
+)
+
+
+class Command(BaseCommand):
+    help = "Create the demo player and admin accounts if they do not exist."
+
+    def handle(self, *args, **options) -> None:
+        Site.objects.update_or_create(pk=1, defaults={"domain": "127.0.0.1:8000", "name": "Catan"})
+        for username, password, email, display, staff in ACCOUNTS:
+            user = User.objects.filter(username=username).first()
+            if user is None:
+                user = User(username=username, email=email, display_name=display, is_staff=staff, is_superuser=staff)
+                user.set_password(password)
+                user.save()
+                self.stdout.write(f"created {username} (password {password})")
+            EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})

@@ -1,0 +1,38 @@
+"""The site's user: a custom model from the first migration, with profile and notification preferences."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(_("Unknown time zone."))
+
+
+class User(AbstractUser):
+    class Language(models.TextChoices):
+        ENGLISH = "en", _("English")
+        FRENCH = "fr", _("French")
+
+    class Notify(models.TextChoices):
+        EACH = "each", _("An email for each event")
+        DIGEST = "digest", _("A daily digest")
+        NONE = "none", _("No email")
+
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    language = models.CharField(_("preferred language"), max_length=2, choices=Language.choices, default="en")
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
+    notify = models.CharField(_("notifications"), max_length=8, choices=Notify.choices, default=Notify.EACH)
+    quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)
+    quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+
+    @property
+    def label(self) -> str:
+        """The name other players see."""
+        return self.display_name or self.username

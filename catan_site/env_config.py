@@ -1,0 +1,61 @@
+"""Which backend each service uses, decided from the environment alone (pure functions, easy to test).
+
+With nothing set, everything is embedded: SQLite, the in-memory channel layer, eager Celery, a local-memory
+cache, and email to the console. DATABASE_URL and REDIS_URL switch to PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import environ
+
+
+def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
+    url = env.get("DATABASE_URL")
+    if url:
+        config = environ.Env.db_url_config(url)
+        config.setdefault("CONN_MAX_AGE", 60)
+        config["CONN_HEALTH_CHECKS"] = True
+        return config
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(base_dir / "db.sqlite3"),
+        "OPTIONS": {"timeout": 20},
+    }
+
+
+def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
+    url = env.get("REDIS_URL")
+    if url:
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+            }
+        }
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
+    url = env.get("REDIS_URL")
+    if url:
+        return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
+    return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "catan"}}
+
+
+def celery_config(env: Mapping[str, str]) -> dict[str, Any]:
+    url = env.get("CELERY_BROKER_URL") or env.get("REDIS_URL")
+    if url:
+        return {"broker_url": url, "result_backend": url, "task_always_eager": False}
+    return {"broker_url": "memory://", "result_backend": "cache+memory://", "task_always_eager": True}
+
+
+def email_backend(env: Mapping[str, str]) -> str:
+    if env.get("EMAIL_BACKEND"):
+        return env["EMAIL_BACKEND"]
+    if env.get("EMAIL_HOST"):
+        return "django.core.mail.backends.smtp.EmailBackend"
+    return "django.core.mail.backends.console.EmailBackend"

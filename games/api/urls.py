@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("scenarios/", views.ScenarioList.as_view(), name="api-scenarios"),
+    path("games/", views.GameList.as_view(), name="api-games"),
+    path("games/mine/", views.MyGames.as_view(), name="api-my-games"),
+    path("games/<int:game_id>/", views.GameDetail.as_view(), name="api-game"),
+    path("games/<int:game_id>/join/", views.GameJoin.as_view(), name="api-game-join"),
+    path("games/<int:game_id>/leave/", views.GameLeave.as_view(), name="api-game-leave"),
+    path("games/<int:game_id>/start/", views.GameStart.as_view(), name="api-game-start"),
+    path("games/<int:game_id>/moves/", views.GameMoves.as_view(), name="api-game-moves"),
+    path("games/<int:game_id>/chat/", views.GameChat.as_view(), name="api-game-chat"),
+]

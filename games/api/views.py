@@ -1,0 +1,174 @@
+"""The games REST API: everything the game page does, for scripts too (token auth)."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+import rules
+
+from .. import selectors, services
+from ..errors import GameError
+from ..models import ChatMessage, Game
+from . import serializers as s
+
+
+def _parse(serializer_class, request: Request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _visible_game(request: Request, game_id: int) -> Game:
+    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
+    if game.visibility == Game.Visibility.PRIVATE:
+        seated = selectors.seat_of(game, request.user) is not None
+        invited = request.query_params.get("invite") == game.invite_token
+        if not (seated or invited or request.user.is_staff):
+            raise GameError("not_found", "No such game.", status=404)
+    return game
+
+
+class ScenarioList(APIView):
+    permission_classes = []
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        return Response({"scenarios": rules.scenario_keys()})
+
+
+class GameList(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: s.GameSummarySerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        return Response(s.GameSummarySerializer(selectors.open_public_games()[:100], many=True).data)
+
+    @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameDetailSerializer, 400: s.ErrorSerializer})
+    def post(self, request: Request) -> Response:
+        data = _parse(s.GameCreateSerializer, request)
+        game = services.game_create(creator=request.user, **data)
+        return Response(selectors.game_view(game, request.user), status=status.HTTP_201_CREATED)
+
+
+class MyGames(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        rows = selectors.games_for_user(request.user)
+        return Response(
+            [
+                {
+                    **s.GameSummarySerializer(r["game"]).data,
+                    "your_seat": r["seat"].index,
+                    "waiting_on_you": r["waiting_on_me"],
+                }
+                for r in rows
+            ]
+        )
+
+
+class GameDetail(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("invite", str, required=False)],
+        responses={200: s.GameDetailSerializer, 404: s.ErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(selectors.game_view(_visible_game(request, game_id), request.user))
+
+
+class GameJoin(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer, 409: s.ErrorSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _parse(s.JoinSerializer, request)
+        game = get_object_or_404(Game, pk=game_id)
+        if game.visibility == Game.Visibility.PRIVATE and data["invite"] != game.invite_token:
+            raise GameError("invite_required", "This game is private: use its invite link.", status=403)
+        services.seat_join(game_id=game_id, user=request.user, index=data["seat"])
+        return Response(selectors.game_view(Game.objects.get(pk=game_id), request.user))
+
+
+class GameLeave(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, 409: s.ErrorSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        services.seat_leave(game_id=game_id, user=request.user)
+        return Response(selectors.game_view(Game.objects.get(pk=game_id), request.user))
+
+
+class GameStart(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, 409: s.ErrorSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        game = services.game_start(game_id=game_id, user=request.user)
+        return Response(selectors.game_view(Game.objects.get(pk=game.pk), request.user))
+
+
+class GameMoves(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(parameters=[OpenApiParameter("since", int, required=False)], responses={200: dict})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _visible_game(request, game_id)
+        try:
+            since = max(0, int(request.query_params.get("since", 0)))
+        except ValueError:
+            raise GameError("bad_since", "'since' is a move number.") from None
+        return Response({"seq": game.seq, "moves": selectors.move_log(game, request.user, since)})
+
+    @extend_schema(
+        request=s.MoveSerializer,
+        responses={200: s.MoveResultSerializer, 400: s.ErrorSerializer, 409: s.ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _parse(s.MoveSerializer, request)
+        result = services.move_submit(game_id=game_id, user=request.user, **data)
+        game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
+        return Response(
+            {
+                "seq": result.seq,
+                "seat": result.seat,
+                "duplicate": result.duplicate,
+                "events": rules.events_for(result.events, result.seat),
+                "game": selectors.game_view(game, request.user),
+            }
+        )
+
+
+class GameChat(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _visible_game(request, game_id)
+        messages = ChatMessage.objects.filter(game=game).select_related("user").order_by("-created_at")[:200]
+        return Response(
+            [
+                {
+                    "id": m.pk,
+                    "user": m.user.label if m.user else "",
+                    "text": "" if m.hidden else m.text,
+                    "hidden": m.hidden,
+                    "at": m.created_at.isoformat(),
+                }
+                for m in reversed(messages)
+            ]
+        )
+
+    @extend_schema(request=s.ChatSerializer, responses={201: dict, 403: s.ErrorSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _parse(s.ChatSerializer, request)
+        message = services.chat_post(game_id=game_id, user=request.user, text=data["text"])
+        return Response({"id": message.pk, "text": message.text}, status=status.HTTP_201_CREATED)

@@ -1,0 +1,82 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import rules
+
+from .models import Game, Seat
+
+SCENARIO_NAMES = {
+    "base": _("Catan (base game)"),
+    "new_shores": _("Seafarers 1: New Shores"),
+    "four_islands": _("Seafarers 2: Four Islands"),
+    "oceania": _("Seafarers 3: Oceania"),
+    "through_the_desert": _("Seafarers 4: Through the Desert"),
+    "new_world": _("Seafarers 5: The New World"),
+    "great_crossing": _("Seafarers 6: The Great Crossing"),
+    "greater_catan": _("Seafarers 7: Greater Catan"),
+}
+
+
+def scenario_choices() -> list[tuple[str, str]]:
+    keys = rules.scenario_keys()
+    return [(key, name) for key, name in SCENARIO_NAMES.items() if key in keys]
+
+
+class GameCreateForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80, required=False)
+    scenario = forms.ChoiceField(label=_("Scenario"), choices=scenario_choices)
+    seat_count = forms.TypedChoiceField(label=_("Players"), choices=[(3, "3"), (4, "4")], coerce=int, initial=4)
+    bots = forms.TypedChoiceField(
+        label=_("Bots"),
+        choices=[(n, str(n)) for n in range(4)],
+        coerce=int,
+        initial=3,
+        help_text=_("Bots take the last seats; the other seats wait for players."),
+    )
+    bot_level = forms.ChoiceField(label=_("Bot level"), choices=Seat.Bot.choices, initial=Seat.Bot.GREEDY)
+    vp_target = forms.IntegerField(
+        label=_("Victory points to win"),
+        min_value=3,
+        max_value=30,
+        required=False,
+        help_text=_("Leave empty for the scenario's."),
+    )
+    board = forms.ChoiceField(
+        label=_("Board"), choices=[("variable", _("Variable")), ("beginner", _("Beginner"))], initial="variable"
+    )
+    random_tokens = forms.BooleanField(label=_("Random number tokens (no adjacent 6 and 8)"), required=False)
+    friendly_robber = forms.BooleanField(label=_("Friendly robber"), required=False)
+    clock = forms.ChoiceField(label=_("Clock"), choices=Game.Clock.choices, initial=Game.Clock.LIVE)
+    move_hours = forms.IntegerField(
+        label=_("Hours per move (play by email)"), min_value=1, max_value=336, initial=24, required=False
+    )
+    visibility = forms.ChoiceField(
+        label=_("Who can join"), choices=Game.Visibility.choices, initial=Game.Visibility.PUBLIC
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("bots") is not None and data.get("seat_count") and data["bots"] >= data["seat_count"]:
+            self.add_error("bots", _("Leave at least your own seat for a person."))
+        return data
+
+    def service_arguments(self) -> dict:
+        data = self.cleaned_data
+        seat_count = data["seat_count"]
+        options = {"friendly_robber": data["friendly_robber"]}
+        if data["scenario"] == "base":
+            options.update(board=data["board"], random_tokens=data["random_tokens"])
+        if data.get("vp_target"):
+            options["vp_target"] = data["vp_target"]
+        asynchronous = data["clock"] == Game.Clock.ASYNC
+        return {
+            "name": data["name"],
+            "scenario": data["scenario"],
+            "seat_count": seat_count,
+            "bot_seats": list(range(seat_count - data["bots"], seat_count)),
+            "bot_level": data["bot_level"],
+            "options": options,
+            "visibility": data["visibility"],
+            "clock": data["clock"],
+            "move_seconds": (data.get("move_hours") or 24) * 3600 if asynchronous else None,
+        }

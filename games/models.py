@@ -1,0 +1,134 @@
+"""Games, their seats, the append-only move log, and chat."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        ACTIVE = "active", _("In progress")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private (invite link)")
+
+    class Clock(models.TextChoices):
+        LIVE = "live", _("Live")
+        ASYNC = "async", _("Play by email")
+
+    name = models.CharField(_("name"), max_length=80, blank=True)
+    scenario = models.CharField(_("scenario"), max_length=40, default="base")
+    seat_count = models.PositiveSmallIntegerField(_("seats"), default=4)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING, db_index=True)
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
+    clock = models.CharField(max_length=8, choices=Clock.choices, default=Clock.LIVE)
+    move_seconds = models.PositiveIntegerField(_("time per move (seconds)"), null=True, blank=True)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="games_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Chance: the seed stays secret until the game ends; its hash is public from the start.
+    seed = models.BigIntegerField(null=True, blank=True)
+    seed_commitment = models.CharField(max_length=64, blank=True)
+    state = models.JSONField(null=True, blank=True)  # rules.dump() of the current position
+    seq = models.PositiveIntegerField(default=0)  # number of accepted moves
+    deadline = models.DateTimeField(null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name or f"Game {self.pk}"
+
+
+class Seat(models.Model):
+    class Bot(models.TextChoices):
+        RANDOM = "random", _("Random bot")
+        GREEDY = "greedy", _("Greedy bot")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    bot = models.CharField(max_length=12, choices=Bot.choices, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="unique_seat_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False), name="unique_user_per_game"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.index}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.bot
+
+
+class Move(models.Model):
+    """One accepted move. Append-only: never updated, never deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    events = models.JSONField(default=list)  # what happened, chance outcomes included (dice, stolen card)
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_move_seq"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="unique_move_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.seq}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return self.text[:40]

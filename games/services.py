@@ -1,0 +1,239 @@
+"""Every write to games goes through here (views, consumers and tasks only parse and call).
+
+The flow of a move: lock the game row, check the expected sequence number and the idempotency key, run
+`rules.apply`, append the `Move`, save the new snapshot, and after commit broadcast each seat its own view
+and let bots play.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import rules
+from rules.chance import seed_commitment
+
+from . import broadcast
+from .errors import GameError
+from .models import ChatMessage, Game, Move, Seat
+
+MAX_ACTION_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    seq: int
+    seat: int
+    events: list[dict[str, Any]]
+    duplicate: bool = False
+
+
+def _scenario_players(scenario: str, seat_count: int, options: dict[str, Any]) -> None:
+    """Let the engine judge the scenario, player count and options before anything is stored."""
+    try:
+        rules.new_game(scenario=scenario, players=seat_count, seed=0, options=options)
+    except rules.IllegalAction as error:
+        raise GameError(error.code, error.message) from None
+
+
+def game_create(
+    *,
+    creator,
+    scenario: str = "base",
+    seat_count: int = 4,
+    bot_seats: list[int] | None = None,
+    bot_level: str = Seat.Bot.GREEDY,
+    options: dict[str, Any] | None = None,
+    visibility: str = Game.Visibility.PUBLIC,
+    clock: str = Game.Clock.LIVE,
+    move_seconds: int | None = None,
+    name: str = "",
+) -> Game:
+    options = dict(options or {})
+    if type(seat_count) is not int:
+        raise GameError("bad_seat_count", _("The number of seats is a whole number."))
+    _scenario_players(scenario, seat_count, options)
+    bot_seats = sorted(set(bot_seats or []))
+    if any(type(i) is not int or not 1 <= i < seat_count for i in bot_seats):
+        raise GameError("bad_bot_seats", _("Bot seats are seat numbers other than yours (from 1)."))
+    if bot_level not in Seat.Bot.values:
+        raise GameError("bad_bot_level", _("Unknown bot level."))
+    if visibility not in Game.Visibility.values:
+        raise GameError("bad_visibility", _("Visibility is public or private."))
+    if clock not in Game.Clock.values:
+        raise GameError("bad_clock", _("The clock is live or async."))
+    if clock == Game.Clock.ASYNC:
+        if type(move_seconds) is not int or not 3600 <= move_seconds <= 14 * 86400:
+            raise GameError("bad_move_time", _("Time per move is from 1 hour to 14 days."))
+    else:
+        move_seconds = None
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name[:80],
+            scenario=scenario,
+            seat_count=seat_count,
+            options=options,
+            visibility=visibility,
+            clock=clock,
+            move_seconds=move_seconds,
+            created_by=creator,
+        )
+        for index in range(seat_count):
+            Seat.objects.create(
+                game=game,
+                index=index,
+                user=creator if index == 0 else None,
+                bot=bot_level if index in bot_seats else "",
+            )
+    return game
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameError("not_found", _("No such game."), status=404) from None
+
+
+def seat_join(*, game_id: int, user, index: int | None = None) -> Seat:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.WAITING:
+            raise GameError("not_joinable", _("This game has already started."), status=409)
+        seats = list(game.seats.select_for_update())
+        if any(s.user_id == user.pk for s in seats):
+            raise GameError("already_seated", _("You already have a seat in this game."), status=409)
+        free = [s for s in seats if s.is_open and (index is None or s.index == index)]
+        if not free:
+            raise GameError("no_free_seat", _("There is no free seat."), status=409)
+        seat = free[0]
+        seat.user = user
+        seat.save(update_fields=["user"])
+    broadcast.lobby_changed(game.pk)
+    return seat
+
+
+def seat_leave(*, game_id: int, user) -> None:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.WAITING:
+            raise GameError("already_started", _("You cannot leave a game that has started."), status=409)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise GameError("not_seated", _("You have no seat in this game."), status=409)
+        if seat.index == 0:
+            game.status = Game.Status.CANCELLED
+            game.save(update_fields=["status"])
+        seat.user = None
+        seat.save(update_fields=["user"])
+    broadcast.lobby_changed(game.pk)
+
+
+def game_start(*, game_id: int, user) -> Game:
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.created_by_id != user.pk:
+            raise GameError("not_creator", _("Only the game's creator can start it."), status=403)
+        if game.status != Game.Status.WAITING:
+            raise GameError("already_started", _("This game has already started."), status=409)
+        seats = list(game.seats.all())
+        if any(s.is_open for s in seats):
+            raise GameError("seats_open", _("Every seat needs a player or a bot."), status=409)
+        game.seed = secrets.randbits(62)
+        state = rules.new_game(scenario=game.scenario, players=game.seat_count, seed=game.seed, options=game.options)
+        game.seed_commitment = seed_commitment(game.seed)
+        game.state = rules.dump(state)
+        game.status = Game.Status.ACTIVE
+        game.started_at = timezone.now()
+        game.save()
+        transaction.on_commit(lambda: broadcast.after_move(game.pk, state, game.seq, []))
+    return game
+
+
+def move_submit(
+    *,
+    game_id: int,
+    action: Any,
+    user=None,
+    bot_seat: int | None = None,
+    expected_seq: int | None = None,
+    idempotency_key: str | None = None,
+) -> MoveResult:
+    """Apply one move for the user's seat (or a bot's). Raises GameError and changes nothing when refused."""
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64):
+        raise GameError("bad_idempotency_key", _("The idempotency key is a string of 1 to 64 characters."))
+    if expected_seq is not None and type(expected_seq) is not int:
+        raise GameError("bad_seq", _("The expected sequence number is a whole number."))
+    with transaction.atomic():
+        game = _locked(game_id)
+        if idempotency_key is not None:
+            earlier = game.moves.filter(idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                return MoveResult(earlier.seq, earlier.seat, earlier.events, duplicate=True)
+        if game.status != Game.Status.ACTIVE:
+            raise GameError("not_active", _("This game is not in progress."), status=409)
+        if bot_seat is not None:
+            seat = game.seats.filter(index=bot_seat).exclude(bot="").first()
+        else:
+            seat = game.seats.filter(user=user).first() if user is not None and user.is_authenticated else None
+        if seat is None:
+            raise GameError("not_a_player", _("You have no seat in this game."), status=403)
+        if expected_seq is not None and expected_seq != game.seq:
+            raise GameError(
+                "stale",
+                _("The game has moved on; here is the current position."),
+                status=409,
+                extra={"seq": game.seq},
+            )
+        state = rules.load(game.state)
+        try:
+            events = rules.apply(state, seat.index, action)
+        except rules.IllegalAction as error:
+            raise GameError(error.code, error.message) from None
+        game.seq += 1
+        try:
+            with transaction.atomic():
+                Move.objects.create(
+                    game=game,
+                    seq=game.seq,
+                    seat=seat.index,
+                    action=action,
+                    events=events,
+                    idempotency_key=idempotency_key,
+                    user=user if bot_seat is None else None,
+                )
+        except IntegrityError:
+            raise GameError(
+                "conflict", _("Another move was recorded at the same time; try again."), status=409
+            ) from None
+        game.state = rules.dump(state)
+        fields = ["state", "seq"]
+        if state.winner is not None:
+            game.status = Game.Status.FINISHED
+            game.winner_seat = state.winner
+            game.finished_at = timezone.now()
+            fields += ["status", "winner_seat", "finished_at"]
+        game.save(update_fields=fields)
+        seq = game.seq
+        transaction.on_commit(lambda: broadcast.after_move(game_id, state, seq, events))
+    return MoveResult(seq, seat.index, events)
+
+
+def chat_post(*, game_id: int, user, text: Any) -> ChatMessage:
+    if not isinstance(text, str) or not text.strip():
+        raise GameError("empty_message", _("A message cannot be empty."))
+    if len(text) > 500:
+        raise GameError("message_too_long", _("A message has at most 500 characters."))
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameError("not_found", _("No such game."), status=404)
+    if not game.seats.filter(user=user).exists():
+        raise GameError("not_a_player", _("Only players can chat in a game."), status=403)
+    message = ChatMessage.objects.create(game=game, user=user, text=text.strip())
+    transaction.on_commit(lambda: broadcast.chat(game_id, message))
+    return message

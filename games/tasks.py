@@ -1,0 +1,81 @@
+"""Celery tasks: thin wrappers around services. Bots play here, after the humans, with a short delay live."""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+
+from celery import current_app, shared_task
+from django.conf import settings
+
+import rules
+from rules.bots import BOTS
+
+from . import services
+from .errors import GameError
+from .models import Game
+
+logger = logging.getLogger(__name__)
+
+# While a bot loop runs (eagerly, in-process), the moves it makes must not start nested loops.
+_bot_loop = contextvars.ContextVar("bot_loop", default=False)
+
+
+def _bot_seats(game: Game) -> dict[int, str]:
+    return {s.index: s.bot for s in game.seats.all() if s.bot}
+
+
+def schedule_bots(game_id: int, state: rules.State) -> None:
+    """Queue a bot move if a bot must act now (called after each committed move)."""
+    if _bot_loop.get() or not rules.to_move(state):
+        return
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return
+    bots = _bot_seats(game)
+    if not any(seat in bots for seat in rules.to_move(state)):
+        return
+    delay = settings.BOT_LIVE_DELAY_SECONDS if game.clock == Game.Clock.LIVE else 0
+    bot_play.apply_async((game_id,), countdown=delay)
+
+
+def bot_move_once(game_id: int) -> bool:
+    """Let the first bot that must act make one move. Returns False when no bot had to act."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return False
+    state = rules.load(game.state)
+    bots = _bot_seats(game)
+    seats = [s for s in rules.to_move(state) if s in bots]
+    if not seats:
+        return False
+    seat = seats[0]
+    bot = BOTS[bots[seat]](game.seed * 31 + game.seq)
+    action = bot.choose(state, seat, rules.legal_actions(state, seat))
+    try:
+        services.move_submit(game_id=game_id, bot_seat=seat, action=action, expected_seq=game.seq)
+    except GameError as error:
+        if error.code == "stale":  # someone else moved first; the next schedule picks it up
+            return False
+        raise
+    return True
+
+
+@shared_task(name="games.bot_play")
+def bot_play(game_id: int) -> int:
+    """Bots move. Eagerly (no broker) they play until a human must act; with a worker, one move per task,
+    each next one queued after the delay so live players can follow."""
+    eager = current_app.conf.task_always_eager
+    moves = 0
+    token = _bot_loop.set(True)
+    try:
+        while bot_move_once(game_id):
+            moves += 1
+            if not eager or moves >= 5000:
+                break
+    finally:
+        _bot_loop.reset(token)
+    if moves and not eager:
+        game = Game.objects.get(pk=game_id)
+        schedule_bots(game_id, rules.load(game.state))
+    return moves

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/", views.my_games, name="my-games"),
+    path("games/new/", views.game_new, name="game-new"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/join/", views.game_join, name="game-join"),
+    path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
+    path("games/<int:game_id>/start/", views.game_start, name="game-start"),
+]

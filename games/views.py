@@ -1,0 +1,86 @@
+"""Server-rendered pages: home and lobby, my games, creating, joining and playing a game."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .errors import GameError
+from .forms import SCENARIO_NAMES, GameCreateForm
+from .models import Game
+
+
+def home(request):
+    context = {"open_games": selectors.open_public_games()[:30], "scenario_names": SCENARIO_NAMES}
+    if request.user.is_authenticated:
+        context["my_games"] = selectors.games_for_user(request.user)[:50]
+        context["form"] = GameCreateForm()
+    return render(request, "games/home.html", context)
+
+
+@login_required
+def my_games(request):
+    return render(request, "games/my_games.html", {"rows": selectors.games_for_user(request.user)})
+
+
+@login_required
+def game_new(request):
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(creator=request.user, **form.service_arguments())
+        except GameError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("game", game_id=game.pk)
+    return render(request, "games/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def game_page(request, game_id: int):
+    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
+    invite = request.GET.get("invite", "")
+    seat = selectors.seat_of(game, request.user)
+    if game.visibility == Game.Visibility.PRIVATE and seat is None and invite != game.invite_token:
+        if not request.user.is_staff:
+            return render(request, "games/not_found.html", status=404)
+    context = {"game": game, "seat": seat, "invite": invite, "scenario_name": SCENARIO_NAMES.get(game.scenario)}
+    if game.status == Game.Status.WAITING:
+        context["invite_url"] = request.build_absolute_uri(f"/games/{game.pk}/?invite={game.invite_token}")
+        return render(request, "games/waiting.html", context)
+    return render(request, "games/game.html", context)
+
+
+def _act(request, game_id: int, action) -> None:
+    try:
+        action()
+    except GameError as error:
+        messages.error(request, error.message)
+
+
+@login_required
+@require_POST
+def game_join(request, game_id: int):
+    game = get_object_or_404(Game, pk=game_id)
+    invite = request.POST.get("invite", "")
+    if game.visibility == Game.Visibility.PRIVATE and invite != game.invite_token:
+        messages.error(request, "This game is private: use its invite link.")
+    else:
+        _act(request, game_id, lambda: services.seat_join(game_id=game_id, user=request.user))
+    return redirect(f"/games/{game_id}/?invite={invite}" if invite else f"/games/{game_id}/")
+
+
+@login_required
+@require_POST
+def game_leave(request, game_id: int):
+    _act(request, game_id, lambda: services.seat_leave(game_id=game_id, user=request.user))
+    return redirect("home")
+
+
+@login_required
+@require_POST
+def game_start(request, game_id: int):
+    _act(request, game_id, lambda: services.game_start(game_id=game_id, user=request.user))
+    return redirect("game", game_id=game_id)

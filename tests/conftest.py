@@ -1,0 +1,73 @@
+"""Shared fixtures. Tests that need PostgreSQL or Redis skip without them, but fail under REQUIRE_SERVICES=1."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def missing_service(message: str) -> None:
+    if REQUIRE_SERVICES:
+        pytest.fail(f"required service unavailable: {message}")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        missing_service("REDIS_URL is not set")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        missing_service(f"Redis at {url} is unreachable: {error}")
+    return url
+
+
+def _reset_channel_layers() -> None:
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def redis_channel_layer(settings, redis_url):
+    from catan_site.env_config import channel_layers_config
+
+    settings.CHANNEL_LAYERS = channel_layers_config({"REDIS_URL": redis_url})
+    _reset_channel_layers()
+    yield settings.CHANNEL_LAYERS
+    _reset_channel_layers()
+
+
+@pytest.fixture
+def memory_channel_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    _reset_channel_layers()
+    yield settings.CHANNEL_LAYERS
+    _reset_channel_layers()
+
+
+@pytest.fixture
+def postgres(db):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        missing_service("DATABASE_URL does not point at PostgreSQL")
+    return connection
+
+
+@pytest.fixture(autouse=True)
+def eager_celery():
+    """Tasks run in-process unless a test starts a real worker."""
+    from catan_site.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
