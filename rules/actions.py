@@ -112,7 +112,7 @@ def _refusal(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
 def _final_points(state: State) -> dict[int, int]:
     from .scoring import victory_points
 
-    return {s: victory_points(state, s) for s in range(state.players)}
+    return {str(s): victory_points(state, s) for s in range(state.players)}
 
 
 def _pay(state: State, seat: int, cost: tuple[int, ...]) -> None:
@@ -257,7 +257,7 @@ def _roll(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
         state.return_phase = MAIN
         state.phase = DISCARD if any(owed) else ROBBER
         if any(owed):
-            events.append({"type": "must_discard", "counts": {s: n for s, n in enumerate(owed) if n}})
+            events.append({"type": "must_discard", "counts": {str(s): n for s, n in enumerate(owed) if n}})
         return events
     state.phase = MAIN
     produced: Event = {"type": "produced", "gains": {}}
@@ -266,7 +266,7 @@ def _roll(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     return events
 
 
-def _produce(state: State, number: int, events: list[Event]) -> dict[int, dict[str, int]]:
+def _produce(state: State, number: int, events: list[Event]) -> dict[str, dict[str, int]]:
     """Pay every building next to a hex with this number, under the bank-shortage rule of §4."""
     owed = [[0] * 5 for _ in range(state.players)]
     gold: dict[int, int] = {}
@@ -285,7 +285,7 @@ def _produce(state: State, number: int, events: list[Event]) -> dict[int, dict[s
             seat = owner[v]
             if seat >= 0:
                 owed[seat][resource] += 2 if city[v] else 1
-    gains: dict[int, dict[str, int]] = {}
+    gains: dict[str, dict[str, int]] = {}
     for r in range(5):
         claimants = [s for s in range(state.players) if owed[s][r]]
         if not claimants:
@@ -296,7 +296,7 @@ def _produce(state: State, number: int, events: list[Event]) -> dict[int, dict[s
         for s in claimants:
             got = _take(state, s, r, owed[s][r])
             if got:
-                gains.setdefault(s, {})[RESOURCES[r]] = got
+                gains.setdefault(str(s), {})[RESOURCES[r]] = got
     if gold:
         seafarers.owe_gold(state, gold, events)
     return gains
@@ -435,7 +435,7 @@ def _play_monopoly(state: State, seat: int, action: dict[str, Any]) -> list[Even
     taken = {}
     for other in range(state.players):
         if other != seat and state.hands[other][r]:
-            taken[other] = state.hands[other][r]
+            taken[str(other)] = state.hands[other][r]
             state.hands[seat][r] += state.hands[other][r]
             state.hands[other][r] = 0
     return [{"type": "played_monopoly", "seat": seat, "resource": action["resource"], "taken": taken}]

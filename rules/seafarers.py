@@ -102,7 +102,7 @@ def owe_gold(state: State, owed: dict[int, int], events: list[Event]) -> None:
     if state.phase != GOLD_PHASE:
         state.resume_phase = state.phase
         state.phase = GOLD_PHASE
-    events.append({"type": "gold_owed", "counts": owed})
+    events.append({"type": "gold_owed", "counts": {str(s): n for s, n in owed.items()}})
 
 
 # --- reaching new hexes: fog (Oceania) and the token bag (Greater Catan) -------------------------------

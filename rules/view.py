@@ -97,13 +97,13 @@ def trade_view(state: State) -> dict[str, Any] | None:
     replies = {}
     for s, reply in trade["replies"].items():
         if isinstance(reply, dict):
-            replies[s] = {
+            replies[str(s)] = {
                 "reply": "counter",
                 "give": _cards(reply["give"], RESOURCES),
                 "get": _cards(reply["get"], RESOURCES),
             }
         else:
-            replies[s] = {"reply": reply}
+            replies[str(s)] = {"reply": reply}
     return {
         "from": trade["from"],
         "give": _cards(trade["give"], RESOURCES),
@@ -129,7 +129,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "current": state.current,
         "to_move": to_move(state),
         "dice": list(state.dice) if state.dice else None,
-        "dice_history": {n: state.dice_history[n] for n in range(2, 13)},
+        "dice_history": {str(n): state.dice_history[n] for n in range(2, 13)},
         "setup_vertex": state.setup_vertex if state.setup_vertex >= 0 else None,
         "free_roads": state.free_roads,
         "development_played": state.development_played,

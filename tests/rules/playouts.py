@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -39,7 +40,9 @@ def random_playout(
             action = random_offer(rng, state.hands[seat])
         if action is None:
             action = rng.choice(rules.legal_actions(state, seat))
-        rules.apply(state, seat, action)
+        events = rules.apply(state, seat, action)
+        # Events travel as JSON and msgpack: string keys only, so a round trip changes nothing.
+        assert json.loads(json.dumps(events)) == events
         log.append((seat, action))
         if on_step is not None:
             on_step(state)

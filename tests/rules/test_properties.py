@@ -81,6 +81,7 @@ def check_view_leaks_nothing(state: rules.State) -> None:
     for viewer in [None, *range(state.players)]:
         view = rules.view(state, viewer)
         text = json.dumps(view)
+        assert json.loads(text) == view
         for key in FORBIDDEN_KEYS:
             assert f'"{key}"' not in text
         for facts in view["seats"]:

@@ -1,0 +1,150 @@
+"""The move service: locking, sequence numbers, idempotency, errors that change nothing, bots after humans."""
+
+import pytest
+
+import rules
+from games import services
+from games.errors import GameError
+from games.models import Game, Move
+from tests.factories import UserFactory
+from tests.games.helpers import first_legal, started_game, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_creates_the_engine_state_and_publishes_the_seed_hash():
+    game, _ = started_game()
+    assert game.status == Game.Status.ACTIVE
+    assert game.state["schema"] == rules.SCHEMA_VERSION
+    assert game.seed_commitment == rules.chance.seed_commitment(game.seed)
+    assert game.seq == 0
+
+
+def test_a_legal_move_is_stored_with_its_sequence_number():
+    game, users = started_game()
+    action = first_legal(game, 0)
+    result = services.move_submit(game_id=game.pk, user=users[0], action=action, expected_seq=0)
+    assert result.seq == 1
+    move = Move.objects.get(game=game, seq=1)
+    assert move.action == action and move.seat == 0
+    assert state_of(game).vertex_owner[action["vertex"]] == 0
+
+
+def test_an_illegal_move_is_refused_and_changes_nothing():
+    game, users = started_game()
+    before = dict(Game.objects.filter(pk=game.pk).values("state", "seq").get())
+    for bad in ({"type": "roll"}, {"type": "build_settlement", "vertex": 10_000}, "nonsense", {"no": "type"}):
+        with pytest.raises(GameError) as caught:
+            services.move_submit(game_id=game.pk, user=users[0], action=bad)
+        assert caught.value.status == 400
+    assert dict(Game.objects.filter(pk=game.pk).values("state", "seq").get()) == before
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_moving_out_of_turn_is_refused():
+    game, users = started_game()
+    action = first_legal(game, 0)
+    with pytest.raises(GameError) as caught:
+        services.move_submit(game_id=game.pk, user=users[1], action=action)
+    assert caught.value.code in ("not_your_turn", "illegal_action")
+
+
+def test_a_stale_sequence_number_is_refused_with_the_current_one():
+    game, users = started_game()
+    services.move_submit(game_id=game.pk, user=users[0], action=first_legal(game, 0), expected_seq=0)
+    with pytest.raises(GameError) as caught:
+        services.move_submit(game_id=game.pk, user=users[0], action=first_legal(game, 0), expected_seq=0)
+    assert caught.value.code == "stale" and caught.value.status == 409
+    assert caught.value.extra["seq"] == 1
+
+
+def test_a_retried_move_with_the_same_idempotency_key_is_applied_once():
+    game, users = started_game()
+    action = first_legal(game, 0)
+    first = services.move_submit(game_id=game.pk, user=users[0], action=action, idempotency_key="k-1")
+    again = services.move_submit(game_id=game.pk, user=users[0], action=action, idempotency_key="k-1")
+    assert again.duplicate and again.seq == first.seq
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_stranger_cannot_move():
+    game, _ = started_game()
+    with pytest.raises(GameError) as caught:
+        services.move_submit(game_id=game.pk, user=UserFactory(), action=first_legal(game, 0))
+    assert caught.value.status == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_play_after_the_humans_until_a_human_must_act():
+    game, users = started_game(humans=1, bots=3)
+    state = state_of(game)
+    # Seat 0 places its first settlement and road; the three bots then place theirs (and the snake comes back).
+    services.move_submit(game_id=game.pk, user=users[0], action=rules.legal_actions(state, 0)[0])
+    services.move_submit(game_id=game.pk, user=users[0], action=first_legal(game, 0))
+    state = state_of(game)
+    assert rules.to_move(state) == [0]
+    assert state.setup_index == 7  # seats 1, 2, 3 twice, then seat 0 again
+    assert Move.objects.filter(game=game).exclude(seat=0).count() == 12
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_game_against_bots_finishes():
+    game, users = started_game(humans=1, bots=2, bot_level="greedy")
+    from rules.bots import GreedyBot
+
+    me = GreedyBot(1)
+    for _ in range(3000):
+        state = state_of(game)
+        if game.status != Game.Status.ACTIVE:
+            break
+        if 0 in rules.to_move(state):
+            action = me.choose(state, 0, rules.legal_actions(state, 0))
+            services.move_submit(game_id=game.pk, user=users[0], action=action, expected_seq=game.seq)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.winner_seat is not None
+    assert list(Move.objects.filter(game=game).values_list("seq", flat=True)) == list(range(1, game.seq + 1))
+    # The stored log replays to the stored state from the seed.
+    replay = rules.new_game(scenario=game.scenario, players=game.seat_count, seed=game.seed, options=game.options)
+    for move in Move.objects.filter(game=game).order_by("seq"):
+        rules.apply(replay, move.seat, move.action)
+    assert rules.dump(replay) == game.state
+
+
+def test_create_validates_scenario_players_and_options():
+    user = UserFactory()
+    for kwargs, code in (
+        ({"scenario": "atlantis"}, "unknown_scenario"),
+        ({"seat_count": 7}, "bad_player_count"),
+        ({"options": {"cheat": True}}, "unknown_option"),
+        ({"bot_seats": [0]}, "bad_bot_seats"),
+        ({"clock": "async", "move_seconds": 60}, "bad_move_time"),
+    ):
+        with pytest.raises(GameError) as caught:
+            services.game_create(creator=user, **kwargs)
+        assert caught.value.code == code
+    assert not Game.objects.exists()
+
+
+def test_join_leave_and_start_rules():
+    creator, other, third = UserFactory(), UserFactory(), UserFactory()
+    game = services.game_create(creator=creator, seat_count=3, bot_seats=[2])
+    with pytest.raises(GameError) as caught:
+        services.game_start(game_id=game.pk, user=creator)
+    assert caught.value.code == "seats_open"
+    services.seat_join(game_id=game.pk, user=other)
+    with pytest.raises(GameError) as caught:
+        services.seat_join(game_id=game.pk, user=other)
+    assert caught.value.code == "already_seated"
+    with pytest.raises(GameError) as caught:
+        services.seat_join(game_id=game.pk, user=third)
+    assert caught.value.code == "no_free_seat"
+    with pytest.raises(GameError) as caught:
+        services.game_start(game_id=game.pk, user=other)
+    assert caught.value.code == "not_creator"
+    services.seat_leave(game_id=game.pk, user=other)
+    services.seat_join(game_id=game.pk, user=third)
+    services.game_start(game_id=game.pk, user=creator)
+    with pytest.raises(GameError) as caught:
+        services.seat_leave(game_id=game.pk, user=third)
+    assert caught.value.code == "already_started"
