@@ -17,7 +17,8 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     url = env.get("DATABASE_URL")
     if url:
         config = environ.Env.db_url_config(url)
-        config.setdefault("CONN_MAX_AGE", 60)
+        # Persistent connections leak across the threads async code runs sync work in; open one per request.
+        config.setdefault("CONN_MAX_AGE", 0)
         config["CONN_HEALTH_CHECKS"] = True
         return config
     return {
