@@ -74,6 +74,9 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "catan_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ, BASE_DIR)}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The browser tests run the site in a second process, which cannot see an in-memory test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHANNEL_LAYERS = channel_layers_config(os.environ)
 CACHES = cache_config(os.environ)

@@ -182,7 +182,7 @@ function renderPlayers() {
 
 function renderDice() {
   const dice = app.view.dice;
-  $("dice").textContent = dice ? `🎲 ${dice[0]} + ${dice[1]} = ${dice[0] + dice[1]}` : "🎲 –";
+  $("dice").textContent = dice ? `${t("dice")}: ${dice[0]} + ${dice[1]} = ${dice[0] + dice[1]}` : `${t("dice")}: –`;
   $("bank").textContent = `${t("bank")}: ` + RESOURCES.map((r) => `${t(r)} ${app.view.bank[r]}`).join(" · ");
 }
 
