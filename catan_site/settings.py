@@ -74,9 +74,12 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "catan_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ, BASE_DIR)}
+# The browser tests run the site in a second process: it needs the test database's name spelled out (and, with
+# SQLite, a file rather than memory).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # The browser tests run the site in a second process, which cannot see an in-memory test database.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+else:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHANNEL_LAYERS = channel_layers_config(os.environ)
 CACHES = cache_config(os.environ)

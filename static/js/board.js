@@ -1,20 +1,33 @@
-// The SVG board: terrain, numbers, harbours, pieces, robber and pirate, drawn from a view(), plus clickable
-// overlays for exactly the legal placements of the current choice.
+// The SVG board, drawn from a view(): terrain, numbers, harbours, pieces, the robber and the pirate, plus
+// clickable overlays for exactly the legal placements of the current choice.
+//
+// renderBoard(svg, view, {legal, onAction, seatColors, chooseVictim, recent})
+//   legal        the seat's legal actions; only board placements among them are drawn as spots
+//   onAction     called with the exact legal action dict when a spot is clicked
+//   chooseVictim called with the legal actions of one hex when a robber or pirate move has several victims
+//   recent       {vertices, edges, hexes}: ids to mark briefly (the pieces of the last move)
+import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const SIZE = 40;
 const SQRT3 = Math.sqrt(3);
+const APOTHEM = SIZE * SQRT3 / 2;
 
-export const TERRAIN_COLORS = {
-  forest: "#2e7d32", pasture: "#9ccc65", fields: "#f9d84a", hills: "#c8643b", mountains: "#9e9e9e",
-  desert: "#e8d6a0", sea: "#3a7bbf", gold: "#f2b705", fog: "#4a4f5a",
+export const SEAT_COLORS = ["#d32f2f", "#1e63d6", "#f08c00", "#7b3fa0", "#2e9e5b", "#8d5a3b"];
+export const RESOURCE_COLORS = {
+  lumber: "#2f6b2a", brick: "#b5532c", wool: "#8fcf5a", grain: "#e7b52c", ore: "#7b8794",
 };
-export const SEAT_COLORS = ["#d32f2f", "#1976d2", "#f57c00", "#2e7d32", "#7b1fa2", "#5d4037"];
-const RESOURCE_LETTER = { lumber: "L", brick: "B", wool: "W", grain: "G", ore: "O", generic: "?" };
+
+const LAND = new Set(["forest", "hills", "pasture", "fields", "mountains", "desert", "gold"]);
+const PRODUCES = { forest: "lumber", hills: "brick", pasture: "wool", fields: "grain", mountains: "ore" };
+
+// The move_ship choice is two clicks (a ship, then where it goes): remember the first per board.
+const shipSelection = new WeakMap();
+let boardCount = 0;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
 }
@@ -23,176 +36,436 @@ export function hexCenter(q, r) {
   return [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
 }
 
+// A hex centre is (2q + r, 3r) on the vertex lattice; one x step is √3/2 · SIZE, one y step SIZE / 2.
 function vertexPoint(v) {
-  // Lattice: a hex centre is (2q + r, 3r); one x step is √3/2 · SIZE, one y step SIZE / 2.
-  return [v.x * SIZE * SQRT3 / 2, v.y * SIZE / 2];
+  return [v.x * APOTHEM, v.y * SIZE / 2];
 }
 
-function hexPoints(cx, cy, size = SIZE) {
+function hexCorners(cx, cy, size = SIZE) {
   const pts = [];
   for (let k = 0; k < 6; k++) {
     const angle = Math.PI / 180 * (60 * k - 90);
-    pts.push(`${(cx + size * Math.cos(angle)).toFixed(1)},${(cy + size * Math.sin(angle)).toFixed(1)}`);
+    pts.push([cx + size * Math.cos(angle), cy + size * Math.sin(angle)]);
   }
-  return pts.join(" ");
+  return pts;
 }
 
-function drawSettlement(g, x, y, color, city) {
-  const s = city ? 11 : 8;
-  const path = city
-    ? `M${x - s},${y + s * 0.7} v${-s} l${s * 0.5},${-s * 0.5} l${s * 0.5},${s * 0.5} h${s} v${s} z`
-    : `M${x - s},${y + s * 0.7} v${-s} l${s},${-s * 0.7} l${s},${s * 0.7} v${s} z`;
-  el("path", { d: path, fill: color, stroke: "#111", "stroke-width": 1.5, class: city ? "city" : "settlement" }, g);
+const pointList = (pts) => pts.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
+
+// ---- definitions: terrain patterns, resource icons, shadows -----------------------------------------------
+
+function terrainPattern(defs, id, base, draw, width, height) {
+  const p = el("pattern", { id, patternUnits: "userSpaceOnUse", width, height }, defs);
+  el("rect", { width, height, fill: base }, p);
+  draw(p);
 }
 
-export function renderBoard(svg, view, { legal = [], onAction = () => {}, pending = null } = {}) {
+function drawDefs(svg, prefix) {
+  const defs = el("defs", {}, svg);
+  const shadow = el("filter", { id: `${prefix}shadow`, x: "-30%", y: "-30%", width: "160%", height: "170%" }, defs);
+  el("feDropShadow", { dx: 0.6, dy: 1.4, stdDeviation: 1.1, "flood-color": "#000", "flood-opacity": 0.45 }, shadow);
+
+  terrainPattern(defs, `${prefix}forest`, "#3f7c37", (p) => {
+    for (const [x, y] of [[6, 9], [17, 19]]) {
+      el("path", { d: `M${x},${y - 7} l5,9 h-10 z`, fill: "#2a5d25" }, p);
+      el("path", { d: `M${x},${y - 7} l5,9 h-5 z`, fill: "#24521f" }, p);
+      el("rect", { x: x - 0.8, y: y + 2, width: 1.6, height: 2.2, fill: "#5b3d22" }, p);
+    }
+  }, 22, 22);
+  terrainPattern(defs, `${prefix}pasture`, "#9fd266", (p) => {
+    el("path", { d: "M3,6 q2,-3 4,0 M15,17 q2,-3 4,0 M22,7 q1.5,-2.5 3,0", stroke: "#7fb94a", fill: "none", "stroke-width": 1.1 }, p);
+    el("ellipse", { cx: 12, cy: 9, rx: 3.6, ry: 2.5, fill: "#fbfbf5", stroke: "#b9c2a8", "stroke-width": 0.5 }, p);
+    el("circle", { cx: 15.6, cy: 8.2, r: 1.3, fill: "#3a3a3a" }, p);
+  }, 28, 22);
+  terrainPattern(defs, `${prefix}fields`, "#ecc44a", (p) => {
+    for (const x of [3, 10, 17]) {
+      el("path", { d: `M${x},14 v-9`, stroke: "#c9991f", "stroke-width": 1 }, p);
+      for (const y of [6, 8.5, 11]) {
+        el("ellipse", { cx: x - 1.2, cy: y, rx: 1.1, ry: 0.7, fill: "#c9991f" }, p);
+        el("ellipse", { cx: x + 1.2, cy: y, rx: 1.1, ry: 0.7, fill: "#c9991f" }, p);
+      }
+    }
+  }, 21, 16);
+  terrainPattern(defs, `${prefix}hills`, "#c66b3d", (p) => {
+    const brick = { fill: "none", stroke: "#a4512a", "stroke-width": 0.9 };
+    el("rect", { x: 0.5, y: 0.5, width: 9, height: 5, ...brick }, p);
+    el("rect", { x: 10.5, y: 0.5, width: 9, height: 5, ...brick }, p);
+    el("rect", { x: -4.5, y: 6.5, width: 9, height: 5, ...brick }, p);
+    el("rect", { x: 5.5, y: 6.5, width: 9, height: 5, ...brick }, p);
+    el("rect", { x: 15.5, y: 6.5, width: 9, height: 5, ...brick }, p);
+  }, 20, 12);
+  terrainPattern(defs, `${prefix}mountains`, "#939fab", (p) => {
+    el("path", { d: "M1,19 l8,-13 l8,13 z", fill: "#74808c" }, p);
+    el("path", { d: "M9,6 l3,5 l-2,-1 l-1,2 l-2,-2 l-1.5,1 z", fill: "#eef2f5" }, p);
+    el("path", { d: "M15,10 l5,-8 l5,8 z", fill: "#7d8995" }, p);
+    el("path", { d: "M20,2 l2,3.2 l-2,-0.8 l-2,0.8 z", fill: "#eef2f5" }, p);
+  }, 26, 20);
+  terrainPattern(defs, `${prefix}desert`, "#e8d29c", (p) => {
+    el("path", { d: "M0,8 q6,-5 12,0 M12,18 q6,-5 12,0", stroke: "#d1b476", fill: "none", "stroke-width": 1.2 }, p);
+  }, 24, 22);
+  terrainPattern(defs, `${prefix}gold`, "#f3c433", (p) => {
+    el("path", { d: "M6,3 l1.2,3 l3,1.2 l-3,1.2 l-1.2,3 l-1.2,-3 l-3,-1.2 l3,-1.2 z", fill: "#fff5c4" }, p);
+    el("path", { d: "M15,13 l5,0 l2,3 l-6,1.5 l-3,-2 z", fill: "#c8930c" }, p);
+    el("circle", { cx: 19, cy: 5, r: 1, fill: "#fff5c4" }, p);
+  }, 24, 20);
+  terrainPattern(defs, `${prefix}sea`, "#2d70b3", (p) => {
+    el("path", { d: "M2,6 q3,-3 6,0 t6,0 M16,16 q3,-3 6,0 t6,0", stroke: "#4a8ccb", fill: "none", "stroke-width": 1.1 }, p);
+  }, 30, 20);
+  terrainPattern(defs, `${prefix}frame`, "#4f91cf", (p) => {
+    el("path", { d: "M2,6 q3,-3 6,0 t6,0 M16,16 q3,-3 6,0 t6,0", stroke: "#6aa6dc", fill: "none", "stroke-width": 1.1 }, p);
+  }, 30, 20);
+  terrainPattern(defs, `${prefix}fog`, "#363d4a", (p) => {
+    el("path", { d: "M0,10 l10,-10 M-2,2 l4,-4 M8,12 l4,-4", stroke: "#444c5b", "stroke-width": 2 }, p);
+  }, 10, 10);
+
+  // Resource icons on a 20 × 20 box, for harbours.
+  const icon = (name, draw) => draw(el("symbol", { id: `${prefix}icon-${name}`, viewBox: "0 0 20 20" }, defs));
+  icon("lumber", (s) => {
+    el("path", { d: "M10,1 l7,12 h-14 z", fill: "#2f6b2a" }, s);
+    el("rect", { x: 8.5, y: 13, width: 3, height: 5, fill: "#6d4c2f" }, s);
+  });
+  icon("brick", (s) => {
+    const b = { fill: "#b5532c", stroke: "#6f2c12", "stroke-width": 0.8 };
+    el("rect", { x: 1, y: 11, width: 9, height: 6, ...b }, s);
+    el("rect", { x: 10, y: 11, width: 9, height: 6, ...b }, s);
+    el("rect", { x: 5.5, y: 5, width: 9, height: 6, ...b }, s);
+  });
+  icon("wool", (s) => {
+    el("path", { d: "M6,15 v3 M13,15 v3", stroke: "#333", "stroke-width": 1.4 }, s);
+    el("ellipse", { cx: 9.5, cy: 11, rx: 7, ry: 5, fill: "#fff", stroke: "#777", "stroke-width": 0.8 }, s);
+    el("ellipse", { cx: 16.5, cy: 8.5, rx: 2.6, ry: 2.1, fill: "#333" }, s);
+  });
+  icon("grain", (s) => {
+    el("path", { d: "M10,19 V4", stroke: "#a77a10", "stroke-width": 1.2 }, s);
+    for (const y of [4, 7.5, 11]) {
+      el("ellipse", { cx: 7.6, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(-30 7.6 ${y + 1})` }, s);
+      el("ellipse", { cx: 12.4, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(30 12.4 ${y + 1})` }, s);
+    }
+  });
+  icon("ore", (s) => {
+    el("path", { d: "M2,16 l4,-9 l6,-4 l6,7 l-1,6 z", fill: "#6f7a86", stroke: "#3f4750", "stroke-width": 0.8 }, s);
+    el("path", { d: "M6,7 l6,-4 l1,6 z", fill: "#a9b3bd" }, s);
+  });
+  return defs;
+}
+
+// ---- the board ---------------------------------------------------------------------------------------------
+
+export function renderBoard(svg, view, options = {}) {
+  const { legal = [], onAction = () => {}, seatColors = SEAT_COLORS, chooseVictim = null, recent = null } = options;
+  if (!svg.dataset.boardPrefix) svg.dataset.boardPrefix = `b${++boardCount}-`;
+  const prefix = svg.dataset.boardPrefix;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
+
   const board = view.board;
   const vertices = new Map(board.vertices.map((v) => [v.id, v]));
   const edges = new Map(board.edges.map((e) => [e.id, e]));
   const hexes = new Map(board.hexes.map((h) => [h.id, h]));
+  const byCoord = new Map(board.hexes.map((h) => [`${h.q},${h.r}`, h]));
   const frame = new Set(board.frame || []);
+  const color = (seat) => seatColors[seat % seatColors.length];
+  const ctx = { vertices, edges, hexes, prefix, color };
 
+  svg.setAttribute("viewBox", viewBox(board, byCoord));
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.setAttribute("role", "group");
+  drawDefs(svg, prefix);
+
+  const layer = (name) => el("g", { class: `layer-${name}` }, svg);
+  const layers = {
+    hexes: layer("hexes"), harbours: layer("harbours"), tokens: layer("tokens"), lines: layer("trade-lines"),
+    edges: layer("edges"), vertices: layer("vertices"), markers: layer("markers"), recent: layer("recent"),
+    legal: layer("legal"),
+  };
+
+  drawHexes(layers, board, frame, ctx, view.dice);
+  drawHarbours(layers.harbours, board, ctx);
+  drawTradeLines(layers.lines, view, ctx);
+  for (const road of view.pieces.roads) drawRoad(layers.edges, edgeEnds(road.edge, ctx), color(road.seat), road);
+  for (const ship of view.pieces.ships) drawShip(layers.edges, edgeMiddle(ship.edge, ctx), color(ship.seat), ship);
+  for (const s of view.pieces.settlements) drawBuilding(layers.vertices, vertexPoint(vertices.get(s.vertex)), color(s.seat), false, s);
+  for (const c of view.pieces.cities) drawBuilding(layers.vertices, vertexPoint(vertices.get(c.vertex)), color(c.seat), true, c);
+  drawIslandBonuses(layers.vertices, view, ctx);
+  if (board.robber !== null && board.robber !== undefined && hexes.has(board.robber)) drawRobber(layers.markers, hexes.get(board.robber));
+  if (board.pirate !== null && board.pirate !== undefined && hexes.has(board.pirate)) drawPirate(layers.markers, hexes.get(board.pirate));
+  if (recent) drawRecent(layers.recent, recent, ctx);
+
+  const redrawLegal = () => {
+    while (layers.legal.firstChild) layers.legal.removeChild(layers.legal.firstChild);
+    drawLegal(layers.legal, legal, { ...ctx, onAction, chooseVictim, svg, redrawLegal });
+  };
+  redrawLegal();
+}
+
+// Show the whole island (or archipelago); outer sea hexes, with six neighbours missing, only up to their middle.
+function viewBox(board, byCoord) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const h of board.hexes) {
-    const [x, y] = hexCenter(h.q, h.r);
-    minX = Math.min(minX, x - SIZE); maxX = Math.max(maxX, x + SIZE);
-    minY = Math.min(minY, y - SIZE); maxY = Math.max(maxY, y + SIZE);
-  }
-  svg.setAttribute("viewBox", `${minX - 4} ${minY - 4} ${maxX - minX + 8} ${maxY - minY + 8}`);
-  svg.setAttribute("role", "img");
-
-  const layers = {};
-  for (const name of ["hexes", "harbours", "tokens", "edges", "vertices", "markers", "legal"]) {
-    layers[name] = el("g", { class: `layer-${name}` }, svg);
-  }
-
+  const take = (x, y) => { minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); };
+  const around = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
   for (const h of board.hexes) {
     const [cx, cy] = hexCenter(h.q, h.r);
+    const outer = h.terrain === "sea" && around.some(([dq, dr]) => !byCoord.has(`${h.q + dq},${h.r + dr}`));
+    if (outer) take(cx, cy);
+    else for (const [x, y] of hexCorners(cx, cy)) take(x, y);
+  }
+  const pad = 6;
+  return `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ${(maxX - minX + 2 * pad).toFixed(1)} ${(maxY - minY + 2 * pad).toFixed(1)}`;
+}
+
+function terrainName(h) {
+  return t(`terrain_${h.terrain}`);
+}
+
+function drawHexes(layers, board, frame, ctx, dice) {
+  const rolled = dice ? dice[0] + dice[1] : null;
+  for (const h of board.hexes) {
+    const [cx, cy] = hexCenter(h.q, h.r);
+    const land = LAND.has(h.terrain);
+    const fill = h.terrain === "sea" && frame.has(h.id) ? "frame" : h.terrain;
+    const label = h.token ? `${terrainName(h)} ${h.token}` : terrainName(h);
     const poly = el("polygon", {
-      points: hexPoints(cx, cy, SIZE - 0.5),
-      fill: TERRAIN_COLORS[h.terrain] || "#ccc",
-      stroke: h.terrain === "sea" ? "#356fa8" : "#6b5a3a",
-      "stroke-width": h.terrain === "sea" ? 0.6 : 1.5,
+      points: pointList(hexCorners(cx, cy, land || h.terrain === "fog" ? SIZE - 1.6 : SIZE)),
+      fill: `url(#${ctx.prefix}${fill})`,
+      stroke: land ? "#f1e2b8" : h.terrain === "fog" ? "#262b34" : "#2a66a3",
+      "stroke-width": land ? 3.2 : 0.8,
+      "stroke-linejoin": "round",
       class: `hex terrain-${h.terrain}${frame.has(h.id) ? " frame" : ""}`,
       "data-hex": h.id,
     }, layers.hexes);
-    if (frame.has(h.id)) poly.setAttribute("opacity", "0.75");
+    el("title", {}, poly).textContent = label;
     if (h.terrain === "fog") {
-      el("text", { x: cx, y: cy + 9, "text-anchor": "middle", "font-size": 26, fill: "#ddd", "font-weight": 700 },
-        layers.tokens).textContent = "?";
+      el("text", { x: cx, y: cy + 10, "text-anchor": "middle", "font-size": 28, "font-weight": 700,
+        fill: "#aeb8c6", class: "fog-mark", "font-family": "Georgia, serif" }, layers.tokens).textContent = "?";
     }
-    if (h.token) {
-      el("circle", { cx, cy, r: 14, fill: "#fdf6e3", stroke: "#6b5a3a", "stroke-width": 1 }, layers.tokens);
-      const red = h.token === 6 || h.token === 8;
-      el("text", {
-        x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 13, "font-weight": 700,
-        fill: red ? "#c62828" : "#222", class: "token",
-      }, layers.tokens).textContent = String(h.token);
-      for (let i = 0; i < h.pips; i++) {
-        el("circle", { cx: cx - (h.pips - 1) * 2 + i * 4, cy: cy + 9, r: 1.2, fill: red ? "#c62828" : "#222" },
-          layers.tokens);
-      }
-    }
+    if (h.token) drawToken(layers.tokens, cx, cy, h, rolled === h.token && h.id !== board.robber, ctx);
   }
-
-  for (const harbour of board.harbours) {
-    const [a, b] = harbour.vertices.map((id) => vertexPoint(vertices.get(id)));
-    const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
-    // Push the marker toward the sea hex of this edge.
-    const edge = edges.get(harbour.edge);
-    let sx = mx, sy = my;
-    for (const h of board.hexes) {
-      if (h.terrain !== "sea") continue;
-      const [cx, cy] = hexCenter(h.q, h.r);
-      if (Math.hypot(cx - mx, cy - my) < SIZE * 0.9) { sx = mx + (cx - mx) * 0.55; sy = my + (cy - my) * 0.55; break; }
-    }
-    el("line", { x1: a[0], y1: a[1], x2: sx, y2: sy, stroke: "#5d4037", "stroke-width": 2 }, layers.harbours);
-    el("line", { x1: b[0], y1: b[1], x2: sx, y2: sy, stroke: "#5d4037", "stroke-width": 2 }, layers.harbours);
-    el("circle", { cx: sx, cy: sy, r: 10, fill: "#fff8e1", stroke: "#5d4037" }, layers.harbours);
-    const label = harbour.kind === "generic" ? "3:1" : `2${RESOURCE_LETTER[harbour.kind]}`;
-    el("text", { x: sx, y: sy + 3.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 700, fill: "#3e2723" },
-      layers.harbours).textContent = label;
-    if (edge) edge.harbour = harbour.kind;
-  }
-
-  const edgeLine = (e) => {
-    const edge = edges.get(e);
-    const [a, b] = edge.vertices.map((id) => vertexPoint(vertices.get(id)));
-    return [a, b];
-  };
-  for (const road of view.pieces.roads) {
-    const [a, b] = edgeLine(road.edge);
-    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#111", "stroke-width": 8, "stroke-linecap": "round" },
-      layers.edges);
-    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: SEAT_COLORS[road.seat], "stroke-width": 5.5,
-      "stroke-linecap": "round", class: "road", "data-edge": road.edge }, layers.edges);
-  }
-  for (const ship of view.pieces.ships) {
-    const [a, b] = edgeLine(ship.edge);
-    const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
-    const angle = Math.atan2(b[1] - a[1], b[0] - a[0]) * 180 / Math.PI;
-    const g = el("g", { transform: `translate(${mx},${my}) rotate(${angle})`, class: "ship", "data-edge": ship.edge },
-      layers.edges);
-    el("path", { d: "M-12,0 L12,0 L8,6 L-8,6 Z", fill: SEAT_COLORS[ship.seat], stroke: "#111", "stroke-width": 1 }, g);
-    el("path", { d: "M0,0 L0,-12 L8,-2 Z", fill: "#fafafa", stroke: "#111", "stroke-width": 0.8 }, g);
-  }
-  for (const s of view.pieces.settlements) {
-    const [x, y] = vertexPoint(vertices.get(s.vertex));
-    drawSettlement(layers.vertices, x, y, SEAT_COLORS[s.seat], false);
-  }
-  for (const c of view.pieces.cities) {
-    const [x, y] = vertexPoint(vertices.get(c.vertex));
-    drawSettlement(layers.vertices, x, y, SEAT_COLORS[c.seat], true);
-  }
-
-  if (board.robber !== null && board.robber !== undefined) {
-    const h = hexes.get(board.robber);
-    const [cx, cy] = hexCenter(h.q, h.r);
-    const g = el("g", { class: "robber", transform: `translate(${cx - 16},${cy - 4})` }, layers.markers);
-    el("ellipse", { cx: 0, cy: 8, rx: 6, ry: 9, fill: "#263238" }, g);
-    el("circle", { cx: 0, cy: -4, r: 5, fill: "#263238" }, g);
-  }
-  if (board.pirate !== null && board.pirate !== undefined) {
-    const h = hexes.get(board.pirate);
-    const [cx, cy] = hexCenter(h.q, h.r);
-    const g = el("g", { class: "pirate", transform: `translate(${cx},${cy})` }, layers.markers);
-    el("path", { d: "M-16,2 L16,2 L10,12 L-10,12 Z", fill: "#111" }, g);
-    el("path", { d: "M0,2 L0,-16 L12,-4 Z", fill: "#111" }, g);
-    el("text", { x: 0, y: 10, "text-anchor": "middle", "font-size": 8, fill: "#fff" }, g).textContent = "☠";
-  }
-
-  drawLegal(layers.legal, legal, { vertices, edges, hexes, edgeLine, onAction, pending });
 }
 
-function spot(layer, shape, attrs, action, onAction, label) {
-  const node = el(shape, { ...attrs, class: "legal-spot", tabindex: 0, role: "button",
-    "data-action": JSON.stringify(action), "aria-label": label }, layer);
-  const fire = (event) => { event.preventDefault(); event.stopPropagation(); onAction(action); };
-  node.addEventListener("click", fire);
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fire(e); });
-  return node;
+function drawToken(layer, cx, cy, h, hot, ctx) {
+  const red = h.token === 6 || h.token === 8;
+  const ink = red ? "#c0281b" : "#2b2b2b";
+  const g = el("g", { class: `token${hot ? " hot" : ""}`, "data-token": h.token }, layer);
+  if (hot) el("circle", { cx, cy, r: 18, fill: "none", stroke: "#fff7b0", "stroke-width": 3, class: "token-glow" }, g);
+  el("circle", { cx, cy, r: 14, fill: "#f7ecd0", stroke: "#a88b56", "stroke-width": 1.2, filter: `url(#${ctx.prefix}shadow)` }, g);
+  el("text", {
+    x: cx, y: cy + 3.6, "text-anchor": "middle", "font-size": red ? 14 : 13, "font-weight": 700, fill: ink,
+    "font-family": "Georgia, 'Times New Roman', serif",
+  }, g).textContent = String(h.token);
+  const pips = h.pips || 0;
+  for (let i = 0; i < pips; i++) el("circle", { cx: cx - (pips - 1) * 1.6 + i * 3.2, cy: cy + 8.3, r: 1.05, fill: ink }, g);
+}
+
+// Harbours stand in the sea: a post with the rate, and two piers to the two corners it serves.
+function drawHarbours(layer, board, ctx) {
+  for (const harbour of board.harbours) {
+    const [a, b] = harbour.vertices.map((id) => vertexPoint(ctx.vertices.get(id)));
+    const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
+    const sides = board.hexes
+      .map((h) => ({ h, c: hexCenter(h.q, h.r) }))
+      .filter(({ c }) => Math.abs(Math.hypot(c[0] - mx, c[1] - my) - APOTHEM) < 2);
+    const sea = sides.find(({ h }) => !LAND.has(h.terrain));
+    let dx, dy;
+    if (sea) { dx = sea.c[0] - mx; dy = sea.c[1] - my; }
+    else if (sides.length) { dx = mx - sides[0].c[0]; dy = my - sides[0].c[1]; }
+    else { dx = 0; dy = APOTHEM; }
+    const k = 0.62;
+    const sx = mx + dx * k, sy = my + dy * k;
+    const g = el("g", { class: "harbour", "data-kind": harbour.kind, "data-edge": harbour.edge }, layer);
+    for (const [vx, vy] of [a, b]) {
+      const px = vx + (sx - vx) * 0.2, py = vy + (sy - vy) * 0.2;
+      el("line", { x1: px, y1: py, x2: sx, y2: sy, stroke: "#6b4a2b", "stroke-width": 3.4, "stroke-linecap": "round" }, g);
+      el("line", { x1: px, y1: py, x2: sx, y2: sy, stroke: "#a87b4f", "stroke-width": 1.6, "stroke-linecap": "round",
+        "stroke-dasharray": "2 1.5" }, g);
+    }
+    const generic = harbour.kind === "generic";
+    el("circle", { cx: sx, cy: sy, r: 12.5, fill: "#fbf3dc", stroke: "#6b4a2b", "stroke-width": 1.4,
+      filter: `url(#${ctx.prefix}shadow)` }, g);
+    const title = generic ? t("harbour_generic") : t("harbour_special", { resource: t(harbour.kind) });
+    el("title", {}, g).textContent = title;
+    if (generic) {
+      el("text", { x: sx, y: sy + 3.4, "text-anchor": "middle", "font-size": 9.5, "font-weight": 700, fill: "#3e2a17" },
+        g).textContent = "3:1";
+    } else {
+      el("text", { x: sx, y: sy - 2.4, "text-anchor": "middle", "font-size": 7.5, "font-weight": 700, fill: "#3e2a17" },
+        g).textContent = "2:1";
+      el("use", { href: `#${ctx.prefix}icon-${harbour.kind}`, x: sx - 5.5, y: sy - 1, width: 11, height: 11 }, g);
+    }
+  }
+}
+
+function drawTradeLines(layer, view, ctx) {
+  const lines = view.seafarers && view.seafarers.trade_lines;
+  if (!lines) return;
+  for (const line of lines) {
+    const [a, b] = line.vertices.map((id) => vertexPoint(ctx.vertices.get(id)));
+    el("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: ctx.color(line.seat), "stroke-width": 3,
+      "stroke-dasharray": "6 5", opacity: 0.75, class: "trade-line" }, layer);
+  }
+}
+
+function drawIslandBonuses(layer, view, ctx) {
+  const sites = view.seafarers && view.seafarers.token_sites;
+  if (!sites) return;
+  for (const site of sites) {
+    const [x, y] = vertexPoint(ctx.vertices.get(site.vertex));
+    const g = el("g", { class: "island-bonus" }, layer);
+    el("circle", { cx: x + 11, cy: y + 10, r: 6, fill: "#ffd54f", stroke: "#7a5a00", "stroke-width": 1 }, g);
+    el("text", { x: x + 11, y: y + 12.8, "text-anchor": "middle", "font-size": 7.5, "font-weight": 700, fill: "#3b2a00" },
+      g).textContent = `+${site.points}`;
+    el("title", {}, g).textContent = t("island_bonus", { n: site.points });
+  }
+}
+
+function edgeEnds(edgeId, ctx) {
+  const edge = ctx.edges.get(edgeId);
+  return edge.vertices.map((id) => vertexPoint(ctx.vertices.get(id)));
+}
+
+function edgeMiddle(edgeId, ctx) {
+  const [a, b] = edgeEnds(edgeId, ctx);
+  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+}
+
+// A segment of the edge between fractions f and 1 - f of its length.
+function inner([a, b], f) {
+  return [[a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f], [b[0] + (a[0] - b[0]) * f, b[1] + (a[1] - b[1]) * f]];
+}
+
+function drawRoad(layer, ends, fill, piece) {
+  const [p, q] = inner(ends, 0.14);
+  const g = el("g", { class: "road", "data-edge": piece.edge, "data-seat": piece.seat }, layer);
+  el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], stroke: "#1a1a1a", "stroke-width": 9, "stroke-linecap": "round" }, g);
+  el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], stroke: fill, "stroke-width": 6, "stroke-linecap": "round" }, g);
+}
+
+function drawShip(layer, [x, y], fill, piece) {
+  const g = el("g", { class: "ship", transform: `translate(${x.toFixed(2)},${y.toFixed(2)})`, "data-edge": piece.edge,
+    "data-seat": piece.seat }, layer);
+  el("path", { d: "M-12,1 H12 L7.5,8 H-7.5 Z", fill, stroke: "#1a1a1a", "stroke-width": 1.4, "stroke-linejoin": "round" }, g);
+  el("path", { d: "M0,1 V-13", stroke: "#1a1a1a", "stroke-width": 1.4 }, g);
+  el("path", { d: "M1.2,-12 L10,-1.5 H1.2 Z", fill: "#fbfbf5", stroke: "#1a1a1a", "stroke-width": 1 }, g);
+  el("path", { d: "M-1.2,-10 L-7.5,-1.5 H-1.2 Z", fill: "#fbfbf5", stroke: "#1a1a1a", "stroke-width": 1 }, g);
+  el("path", { d: "M0,-13 l5,1.6 l-5,1.6 z", fill }, g);
+}
+
+function drawBuilding(layer, [x, y], fill, city, piece) {
+  const g = el("g", { class: city ? "city" : "settlement", transform: `translate(${x.toFixed(2)},${y.toFixed(2)})`,
+    "data-vertex": piece.vertex, "data-seat": piece.seat }, layer);
+  const outline = { stroke: "#161616", "stroke-width": 1.6, "stroke-linejoin": "round" };
+  if (city) {
+    el("path", { d: "M-13,9 V-3 L-7,-10 L-1,-3 V-1 H13 V9 Z", fill, ...outline }, g);
+    el("rect", { x: -9, y: 1, width: 4, height: 4, fill: "#1d1d1d", opacity: 0.55 }, g);
+    el("rect", { x: 3, y: 3, width: 3.5, height: 6, fill: "#1d1d1d", opacity: 0.55 }, g);
+    el("path", { d: "M-13,-3 L-7,-10 L-1,-3", fill: "none", stroke: "#fff", "stroke-opacity": 0.45, "stroke-width": 1 }, g);
+  } else {
+    el("path", { d: "M-8.5,7.5 V-2 L0,-9.5 L8.5,-2 V7.5 Z", fill, ...outline }, g);
+    el("rect", { x: -2, y: 1.5, width: 4, height: 6, fill: "#1d1d1d", opacity: 0.55 }, g);
+    el("path", { d: "M-8.5,-2 L0,-9.5 L8.5,-2", fill: "none", stroke: "#fff", "stroke-opacity": 0.45, "stroke-width": 1 }, g);
+  }
+}
+
+function drawRobber(layer, h) {
+  const [cx, cy] = hexCenter(h.q, h.r);
+  el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 2)), fill: "#000", opacity: 0.22, class: "robbed" }, layer);
+  const x = h.token ? cx - 21 : cx, y = cy + 1;
+  const g = el("g", { class: "robber", transform: `translate(${x.toFixed(2)},${y.toFixed(2)})` }, layer);
+  el("title", {}, g).textContent = t("robber");
+  el("ellipse", { cx: 0, cy: 12, rx: 8, ry: 2.6, fill: "#000", opacity: 0.35 }, g);
+  const body = { fill: "#34343c", stroke: "#d8d8de", "stroke-width": 1 };
+  el("path", { d: "M-7,12 C-7.5,4 -5.5,0 -3,-2 L3,-2 C5.5,0 7.5,4 7,12 Z", ...body }, g);
+  el("circle", { cx: 0, cy: -6.5, r: 5.2, ...body }, g);
+}
+
+function drawPirate(layer, h) {
+  const [cx, cy] = hexCenter(h.q, h.r);
+  const g = el("g", { class: "pirate", transform: `translate(${cx.toFixed(2)},${(cy + 2).toFixed(2)}) scale(1.35)` }, layer);
+  el("title", {}, g).textContent = t("pirate");
+  el("path", { d: "M-13,2 H13 L8,10 H-8 Z", fill: "#161616", stroke: "#cfcfcf", "stroke-width": 0.8 }, g);
+  el("path", { d: "M0,2 V-15", stroke: "#161616", "stroke-width": 1.6 }, g);
+  el("path", { d: "M-10,-12 H10 V-1 H-10 Z", fill: "#222", stroke: "#cfcfcf", "stroke-width": 0.8 }, g);
+  el("circle", { cx: 0, cy: -7.5, r: 3, fill: "#f2f2f2" }, g);
+  el("circle", { cx: -1.1, cy: -7.8, r: 0.8, fill: "#222" }, g);
+  el("circle", { cx: 1.1, cy: -7.8, r: 0.8, fill: "#222" }, g);
+  el("path", { d: "M-4,-2.5 L4,-5 M-4,-5 L4,-2.5", stroke: "#f2f2f2", "stroke-width": 1 }, g);
+}
+
+function drawRecent(layer, recent, ctx) {
+  for (const id of recent.vertices || []) {
+    if (!ctx.vertices.has(id)) continue;
+    const [x, y] = vertexPoint(ctx.vertices.get(id));
+    el("circle", { cx: x, cy: y, r: 15, class: "recent-mark" }, layer);
+  }
+  for (const id of recent.edges || []) {
+    if (!ctx.edges.has(id)) continue;
+    const [p, q] = inner(edgeEnds(id, ctx), 0.1);
+    el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "recent-mark", "stroke-linecap": "round" }, layer);
+  }
+  for (const id of recent.hexes || []) {
+    const h = ctx.hexes.get(id);
+    if (!h) continue;
+    const [cx, cy] = hexCenter(h.q, h.r);
+    el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), class: "recent-mark" }, layer);
+  }
+}
+
+// ---- legal placements --------------------------------------------------------------------------------------
+
+function spot(layer, kind, attrs, label, fire) {
+  const base = kind.includes("legal-source") ? "" : "legal-spot ";
+  const g = el("g", { class: `${base}${kind}`, tabindex: 0, role: "button", "aria-label": label, ...attrs }, layer);
+  el("title", {}, g).textContent = label;
+  const run = (event) => { event.preventDefault(); event.stopPropagation(); fire(); };
+  g.addEventListener("click", run);
+  g.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") run(event); });
+  return g;
+}
+
+function vertexSpot(layer, action, ctx, label) {
+  const [x, y] = vertexPoint(ctx.vertices.get(action.vertex));
+  const city = action.type === "build_city";
+  const g = spot(layer, city ? "vertex-spot city-spot" : "vertex-spot", { "data-action": JSON.stringify(action) }, label,
+    () => ctx.onAction(action));
+  el("circle", { cx: x, cy: y, r: 16, class: "hit" }, g);
+  el("circle", { cx: x, cy: y, r: city ? 15 : 7.5, class: "mark" }, g);
+}
+
+function edgeSpot(layer, edgeId, kind, attrs, label, fire, ctx) {
+  const g = spot(layer, `edge-spot ${kind}`, attrs, label, fire);
+  const [hp, hq] = inner(edgeEnds(edgeId, ctx), 0.2);
+  el("line", { x1: hp[0], y1: hp[1], x2: hq[0], y2: hq[1], class: "hit", "stroke-width": 22 }, g);
+  const [p, q] = inner(edgeEnds(edgeId, ctx), 0.28);
+  el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "mark", "stroke-linecap": "round" }, g);
+  return g;
+}
+
+function hexSpot(layer, hexId, kind, attrs, label, fire, ctx) {
+  const h = ctx.hexes.get(hexId);
+  const [cx, cy] = hexCenter(h.q, h.r);
+  const g = spot(layer, `hex-spot ${kind}`, attrs, label, fire);
+  el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), class: "hit" }, g);
+  el("circle", { cx, cy, r: 20, class: "mark" }, g);
+  return g;
 }
 
 function drawLegal(layer, legal, ctx) {
-  const { vertices, hexes, edgeLine, onAction, pending } = ctx;
   const byHex = new Map();
+  const shipMoves = legal.filter((a) => a.type === "move_ship");
+  let selected = shipSelection.get(ctx.svg);
+  if (selected !== undefined && !shipMoves.some((a) => a.from === selected)) {
+    shipSelection.delete(ctx.svg);
+    selected = undefined;
+  }
+  const edgeActions = [], vertexActions = [];
   for (const action of legal) {
     switch (action.type) {
       case "build_settlement":
-      case "build_city": {
-        const [x, y] = vertexPoint(vertices.get(action.vertex));
-        spot(layer, "circle", { cx: x, cy: y, r: 12 }, action, onAction, action.type);
+      case "build_city":
+        vertexActions.push(action);
         break;
-      }
       case "build_road":
-      case "build_ship": {
-        const [a, b] = edgeLine(action.edge);
-        const x = (a[0] + b[0]) / 2, y = (a[1] + b[1]) / 2;
-        const node = spot(layer, "circle", { cx: x, cy: y, r: 11 }, action, onAction, action.type);
-        if (action.type === "build_ship") node.classList.add("ship-spot");
+      case "build_ship":
+        edgeActions.push(action);
         break;
-      }
       case "move_robber":
       case "move_pirate":
       case "move_token": {
@@ -201,30 +474,53 @@ function drawLegal(layer, legal, ctx) {
         byHex.get(key).push(action);
         break;
       }
-      case "move_ship": {
-        if (pending && pending.type === "move_ship" && pending.from === action.from) {
-          const [a, b] = edgeLine(action.to);
-          spot(layer, "circle", { cx: (a[0] + b[0]) / 2, cy: (a[1] + b[1]) / 2, r: 11 }, action, onAction, "move ship here");
-        }
-        break;
-      }
       default:
         break;
     }
   }
-  if (!pending) {
-    const sources = new Set(legal.filter((a) => a.type === "move_ship").map((a) => a.from));
+
+  for (const actions of byHex.values()) {
+    const first = actions[0];
+    const h = ctx.hexes.get(first.hex);
+    const place = h.token ? `${terrainName(h)} ${h.token}` : terrainName(h);
+    const label = t(`spot_${first.type}`, { place });
+    const victims = actions.filter((a) => a.victim !== undefined).map((a) => a.victim);
+    const attrs = { "data-action": JSON.stringify(actions.length === 1 ? first : { type: first.type, hex: first.hex }) };
+    if (actions.length > 1) attrs["data-victims"] = JSON.stringify(victims);
+    const fire = () => {
+      if (actions.length === 1) ctx.onAction(first);
+      else if (ctx.chooseVictim) ctx.chooseVictim(actions);
+      else ctx.onAction(first);
+    };
+    hexSpot(layer, first.hex, first.type === "move_pirate" ? "sea-spot" : "land-spot", attrs, label, fire, ctx);
+  }
+
+  for (const action of edgeActions) {
+    const ship = action.type === "build_ship";
+    edgeSpot(layer, action.edge, ship ? "ship-spot" : "road-spot", { "data-action": JSON.stringify(action) },
+      t(ship ? "spot_build_ship" : "spot_build_road"), () => ctx.onAction(action), ctx);
+  }
+
+  if (shipMoves.length) {
+    const sources = [...new Set(shipMoves.map((a) => a.from))];
     for (const from of sources) {
-      const [a, b] = edgeLine(from);
-      spot(layer, "circle", { cx: (a[0] + b[0]) / 2, cy: (a[1] + b[1]) / 2, r: 13 },
-        { type: "select_ship", from }, onAction, "move this ship").classList.add("ship-source");
+      edgeSpot(layer, from, `legal-source ship-source${from === selected ? " selected" : ""}`,
+        { "data-from": from }, t(from === selected ? "spot_ship_selected" : "spot_ship_source"), () => {
+          if (shipSelection.get(ctx.svg) === from) shipSelection.delete(ctx.svg);
+          else shipSelection.set(ctx.svg, from);
+          ctx.redrawLegal();
+        }, ctx);
+    }
+    if (selected !== undefined) {
+      for (const action of shipMoves.filter((a) => a.from === selected)) {
+        edgeSpot(layer, action.to, "ship-spot move-ship-spot", { "data-action": JSON.stringify(action) },
+          t("spot_move_ship"), () => { shipSelection.delete(ctx.svg); ctx.onAction(action); }, ctx);
+      }
     }
   }
-  for (const [key, actions] of byHex) {
-    const h = hexes.get(actions[0].hex);
-    const [cx, cy] = hexCenter(h.q, h.r);
-    const action = actions.length === 1 ? actions[0] : { type: "choose_victim", options: actions };
-    const node = spot(layer, "circle", { cx, cy, r: 20 }, action, onAction, key);
-    node.classList.add("hex-spot");
+
+  // Corners last, so that where a corner and an edge spot overlap, the corner wins the tap.
+  for (const action of vertexActions) {
+    vertexSpot(layer, action, ctx, t(action.type === "build_city" ? "spot_build_city" : "spot_build_settlement"));
   }
 }

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,11 @@ class BrowserTests(ChannelsLiveServerTestCase):
     def setUpClass(cls):
         if not os.path.exists(CHROMIUM):
             missing_service(f"{CHROMIUM} is not installed")
+        from catan_site.celery import app
+
+        # The site runs in a forked process: bots play there in-process, as with `make run`.
+        cls.celery_eager = app.conf.task_always_eager
+        app.conf.task_always_eager = True
         super().setUpClass()
         from playwright.sync_api import sync_playwright
 
@@ -56,6 +62,9 @@ class BrowserTests(ChannelsLiveServerTestCase):
         cls.browser.close()
         cls.playwright.stop()
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        from catan_site.celery import app
+
+        app.conf.task_always_eager = cls.celery_eager
         super().tearDownClass()
         shutil.rmtree(MAIL_DIR, ignore_errors=True)
 
@@ -68,6 +77,8 @@ class BrowserTests(ChannelsLiveServerTestCase):
         return page
 
     def sign_up(self, page, username: str) -> None:
+        # Unique addresses: allauth rate-limits confirmation mails per address in the (shared, real) cache.
+        username = f"{username}{uuid.uuid4().hex[:6]}"
         page.goto(f"{self.live_server_url}/accounts/signup/")
         page.fill("input[name=email]", f"{username}@example.com")
         page.fill("input[name=username]", username)
@@ -75,6 +86,7 @@ class BrowserTests(ChannelsLiveServerTestCase):
         page.fill("input[name=password2]", "a long enough pass 42")
         page.click("form button[type=submit]")
         page.wait_for_url(re.compile(r".*/accounts/confirm-email/.*"))
+        page.screenshot(path=str(ARTIFACTS / f"signup-{username}.png"))
         link = self.confirmation_link(f"{username}@example.com")
         page.goto(link)
         page.wait_for_url(re.compile(rf"{re.escape(self.live_server_url)}/$"))
@@ -87,7 +99,7 @@ class BrowserTests(ChannelsLiveServerTestCase):
                 match = re.search(r"https?://\S+/accounts/confirm-email/\S+/", text)
                 assert match, text
                 return match.group(0).replace("http://localhost", self.live_server_url.rsplit(":", 1)[0])
-        raise AssertionError(f"no confirmation email for {address}")
+        raise AssertionError(f"no confirmation email for {address} in {list(Path(MAIL_DIR).iterdir())}")
 
     def my_turn(self, page, timeout: int = 20000) -> None:
         page.wait_for_selector("#prompt[data-mine=yes]", timeout=timeout)
@@ -143,7 +155,7 @@ class BrowserTests(ChannelsLiveServerTestCase):
         guest.goto(game_url)
         guest.click("#join-game")
         # The host's waiting room reloads itself when someone joins.
-        host.locator(".seats", has_text="Visitor").wait_for(timeout=15000)
+        host.locator(".seats", has_text="visitor").wait_for(timeout=15000)
         host.click("#start-game")
         guest.wait_for_selector("#board polygon", timeout=15000)
         host.wait_for_selector("#board polygon", timeout=15000)
