@@ -27,7 +27,7 @@ from .constants import (
     YEAR_OF_PLENTY,
 )
 from .errors import IllegalAction
-from .legal import free_edge_actions, legal_actions, to_move
+from .legal import cached_legal_actions, free_edge_actions, to_move
 from .longest_road import award_after_break, award_after_growth
 from .scoring import check_winner
 from .state import (
@@ -76,11 +76,16 @@ def apply(state: State, seat: int, action: Any) -> list[Event]:
     if kind in FREE_FORM:
         events = _apply_free_form(state, seat, kind, action)
     else:
-        legal = legal_actions(state, seat)
-        try:
-            canonical = legal[legal.index(action)]
-        except ValueError:
-            raise _refusal(state, seat, action) from None
+        legal = cached_legal_actions(state, seat)
+        # Bots hand back the very dict they were given: find it by identity before comparing contents.
+        for canonical in legal:
+            if canonical is action:
+                break
+        else:
+            try:
+                canonical = legal[legal.index(action)]
+            except ValueError:
+                raise _refusal(state, seat, action) from None
         events = HANDLERS[kind](state, seat, canonical)
     state.version += 1
     state._legal_cache = None
@@ -270,6 +275,7 @@ def _produce(state: State, number: int, events: list[Event]) -> dict[str, dict[s
     """Pay every building next to a hex with this number, under the bank-shortage rule of §4."""
     owed = [[0] * 5 for _ in range(state.players)]
     gold: dict[int, int] = {}
+    claimed: set[int] = set()
     topo = state.derived.topo
     owner, city, terrain = state.vertex_owner, state.vertex_city, state.terrain
     for h in state.derived.hexes_by_number[number]:
@@ -285,11 +291,10 @@ def _produce(state: State, number: int, events: list[Event]) -> dict[str, dict[s
             seat = owner[v]
             if seat >= 0:
                 owed[seat][resource] += 2 if city[v] else 1
+                claimed.add(resource)
     gains: dict[str, dict[str, int]] = {}
-    for r in range(5):
+    for r in sorted(claimed):
         claimants = [s for s in range(state.players) if owed[s][r]]
-        if not claimants:
-            continue
         total = sum(owed[s][r] for s in claimants)
         if total > state.bank[r] and len(claimants) > 1:
             continue

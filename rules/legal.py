@@ -65,12 +65,17 @@ def can_afford(hand: list[int], cost: tuple[int, ...] | list[int]) -> bool:
 
 def legal_actions(state: State, seat: int) -> list[Action]:
     """Every legal action for `seat` now. Free-form trade offers and counters are checked by `apply` instead."""
+    return list(cached_legal_actions(state, seat))
+
+
+def cached_legal_actions(state: State, seat: int) -> list[Action]:
+    """The cached list itself (callers must not modify it)."""
     cache = state._legal_cache
     if cache is not None and cache[0] == state.version and cache[1] == seat:
-        return list(cache[2])
+        return cache[2]
     actions = _generate(state, seat)
     state._legal_cache = (state.version, seat, actions)
-    return list(actions)
+    return actions
 
 
 def _generate(state: State, seat: int) -> list[Action]:
@@ -199,13 +204,22 @@ def _year_of_plenty_choices(state: State) -> list[Action]:
     return [{"type": "play_year_of_plenty", "resources": [RESOURCES[r]]} for r in range(5) if bank[r]]
 
 
-def robber_targets(state: State, seat: int, hex_id: int, eligible: list[bool] | None = None) -> list[int]:
+def robber_targets(state: State, seat: int, hex_id: int) -> list[int]:
     """Opponents with a building on this hex and at least one card (and, with the friendly robber, > 2 VP)."""
-    if eligible is None:
-        eligible = _steal_eligible(state, seat)
-    owner = state.vertex_owner
-    victims = {owner[v] for v in state.derived.topo.hex_vertices[hex_id] if owner[v] >= 0 and eligible[owner[v]]}
-    return sorted(victims)
+    return sorted(_victims_by_hex(state, seat).get(hex_id, ()))
+
+
+def _victims_by_hex(state: State, seat: int) -> dict[int, set[int]]:
+    eligible = _steal_eligible(state, seat)
+    vertex_hexes = state.derived.topo.vertex_hexes
+    victims: dict[int, set[int]] = {}
+    for other in range(state.players):
+        if not eligible[other]:
+            continue
+        for v in state.seat_buildings[other]:
+            for h in vertex_hexes[v]:
+                victims.setdefault(h, set()).add(other)
+    return victims
 
 
 def _steal_eligible(state: State, seat: int) -> list[bool]:
@@ -218,13 +232,13 @@ def _steal_eligible(state: State, seat: int) -> list[bool]:
 
 def _robber_moves(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
-    eligible = _steal_eligible(state, seat)
+    victims_by_hex = _victims_by_hex(state, seat)
     for h in state.derived.robber_hexes:
         if h == state.robber:
             continue
-        victims = robber_targets(state, seat, h, eligible)
+        victims = victims_by_hex.get(h)
         if victims:
-            actions.extend({"type": "move_robber", "hex": h, "victim": s} for s in victims)
+            actions.extend({"type": "move_robber", "hex": h, "victim": s} for s in sorted(victims))
         else:
             actions.append({"type": "move_robber", "hex": h})
     if state.pirate >= 0:

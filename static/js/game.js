@@ -1,82 +1,240 @@
-// The game page: one WebSocket, the board, panels, dialogs and the log. Every frame carries `seq`; a gap or a
-// reconnect asks the server for a full state.
-import { renderBoard, SEAT_COLORS } from "./board.js";
+// The game page: one WebSocket, the board, the panels, the dialogs, the log and the chat.
+//
+// Every server frame that changes the game carries `seq`. An update whose seq is not the next one, a reconnect,
+// or a "lobby" frame makes the client ask for the full state ({"type": "sync"}); the game log is filled from
+// the moves API for whatever the socket did not deliver.
+import { renderBoard, SEAT_COLORS, RESOURCE_COLORS } from "./board.js";
 import { t } from "./i18n.js";
 
 const RESOURCES = ["lumber", "brick", "wool", "grain", "ore"];
-const root = document.getElementById("game-root");
-const gameId = root.dataset.gameId;
+const DEVELOPMENT_CARDS = ["knight", "road_building", "year_of_plenty", "monopoly", "victory_point"];
+const PLAY_BUTTONS = {
+  play_knight: "btn-play-knight",
+  play_road_building: "btn-play-road-building",
+  play_year_of_plenty: "btn-play-year-of-plenty",
+  play_monopoly: "btn-play-monopoly",
+};
+const LOG_LIMIT = 400;
+const MOVE_TIMEOUT_MS = 10000;
+const HEARTBEAT_MS = 25000;
+
+const root = document.getElementById("game-root") || document.body;
+const gameId = root.dataset.gameId || document.body.dataset.gameId;
 const invite = root.dataset.invite || "";
 const $ = (id) => document.getElementById(id);
 
-const app = { seq: -1, view: null, legal: [], seats: [], yourSeat: null, pending: null, socket: null, retry: 0,
-  status: "", seed: null };
+const app = {
+  seq: null,
+  view: null,
+  legal: [],
+  seats: [],
+  yourSeat: root.dataset.yourSeat === undefined || root.dataset.yourSeat === "" ? null : Number(root.dataset.yourSeat),
+  status: null,
+  seed: null,
+  seedCommitment: null,
+  socket: null,
+  retries: 0,
+  lastFrameAt: 0,
+  syncTimer: null,
+  awaiting: null,
+  recent: null,
+  loggedSeq: 0,
+  logLoading: false,
+  logBuffer: [],
+  chat: new Map(),
+  dialog: null,
+  autoOpened: new Set(),
+};
 
-function name(seat) {
-  if (seat === app.yourSeat) return t("you");
-  const s = app.seats.find((x) => x.index === seat);
-  if (!s) return t("seat", { n: seat + 1 });
-  return s.user || `${t("bot")} ${seat + 1}`;
-}
+// ---- small helpers ------------------------------------------------------------------------------------------
 
-function node(tag, attrs = {}, text = null) {
+function node(tag, attrs = {}, ...children) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") n.className = v; else if (k.startsWith("on")) n.addEventListener(k.slice(2), v); else n.setAttribute(k, v);
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") n.className = v;
+    else if (k === "text") n.textContent = v;
+    else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+    else n.setAttribute(k, v === true ? "" : v);
   }
-  if (text !== null) n.textContent = text;
+  for (const child of children) if (child !== null && child !== undefined) n.append(child);
   return n;
 }
 
-function key() {
-  return (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`).slice(0, 64);
+function button(label, onclick, attrs = {}) {
+  return node("button", { type: "button", class: "button", onclick, ...attrs, text: label });
 }
 
-// ---- socket -------------------------------------------------------------------------------------------
+function randomKey() {
+  if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+const total = (cards) => Object.values(cards || {}).reduce((a, b) => a + b, 0);
+const nonZero = (cards) => Object.fromEntries(Object.entries(cards).filter(([, n]) => n > 0));
+const has = (type) => app.legal.some((a) => a.type === type);
+const me = () => (app.yourSeat !== null && app.view ? app.view.seats[app.yourSeat] : null);
+const seatColor = (seat) => SEAT_COLORS[seat % SEAT_COLORS.length];
+
+function seatName(seat) {
+  if (seat === null || seat === undefined || seat < 0) return t("nobody");
+  const s = app.seats.find((x) => x.index === seat);
+  if (s && s.user) return s.user;
+  return t("bot_name", { n: seat + 1 });
+}
+
+function cardsText(cards) {
+  const parts = RESOURCES.filter((r) => cards && cards[r]).map((r) => `${cards[r]} ${t(r)}`);
+  return parts.length ? parts.join(", ") : t("nothing");
+}
+
+function swatch(seat) {
+  return node("span", { class: "swatch", style: `background:${seatColor(seat)}`, "aria-hidden": "true" });
+}
+
+function apiUrl(path) {
+  const sep = path.includes("?") ? "&" : "?";
+  return `/api/games/${gameId}/${path}${invite ? `${sep}invite=${encodeURIComponent(invite)}` : ""}`;
+}
+
+// ---- the socket ---------------------------------------------------------------------------------------------
 
 function connect() {
+  clearTimeout(app.reconnectTimer);
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}/?invite=${encodeURIComponent(invite)}`);
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  let socket;
+  try {
+    socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}/${query}`);
+  } catch (error) {
+    scheduleReconnect();
+    return;
+  }
   app.socket = socket;
-  setConnection("connecting");
-  socket.onopen = () => { app.retry = 0; setConnection("connected"); };
-  socket.onclose = () => {
-    setConnection("disconnected");
-    app.retry = Math.min(app.retry + 1, 6);
-    setTimeout(connect, 500 * 2 ** app.retry);
-  };
-  socket.onmessage = (event) => handle(JSON.parse(event.data));
+  setConnection(app.retries ? "reconnecting" : "connecting");
+  socket.addEventListener("open", () => {
+    app.retries = 0;
+    app.lastFrameAt = Date.now();
+    setConnection("connected");
+    // The server sends the full state on connect; ask for it only if it does not come.
+    clearTimeout(app.syncTimer);
+    app.syncTimer = setTimeout(() => send({ type: "sync" }), 3000);
+    loadChat();
+  });
+  socket.addEventListener("message", (event) => {
+    app.lastFrameAt = Date.now();
+    let frame;
+    try {
+      frame = JSON.parse(event.data);
+    } catch (error) {
+      return;
+    }
+    if (frame && typeof frame.type === "string") handle(frame);
+  });
+  socket.addEventListener("close", (event) => {
+    if (app.socket !== socket) return;
+    app.socket = null;
+    if (event.code === 4403 || event.code === 4404) {
+      setConnection("refused");
+      return;
+    }
+    scheduleReconnect();
+  });
+}
+
+function scheduleReconnect() {
+  clearTimeout(app.reconnectTimer);
+  const delay = Math.min(15000, 500 * 2 ** app.retries) * (0.75 + Math.random() * 0.5);
+  app.retries += 1;
+  setConnection("reconnecting");
+  app.reconnectTimer = setTimeout(connect, delay);
 }
 
 function send(frame) {
-  if (app.socket && app.socket.readyState === WebSocket.OPEN) app.socket.send(JSON.stringify(frame));
+  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) return false;
+  app.socket.send(JSON.stringify(frame));
+  return true;
 }
 
-export function submit(action) {
-  app.pending = null;
-  send({ type: "move", action, seq: app.seq, key: key() });
+function heartbeat() {
+  const socket = app.socket;
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (Date.now() - app.lastFrameAt > HEARTBEAT_MS * 2.5) socket.close();
+  else send({ type: "ping" });
 }
 
 function setConnection(state) {
   const c = $("connection");
-  c.textContent = t(state);
+  if (!c) return;
+  c.textContent = t(`connection_${state}`);
   c.dataset.state = state;
+}
+
+function submit(action) {
+  if (app.awaiting) return;
+  const key = randomKey();
+  if (!send({ type: "move", action, seq: app.seq, key })) {
+    flash(t("offline"));
+    return;
+  }
+  app.awaiting = {
+    key,
+    timer: setTimeout(() => {
+      app.awaiting = null;
+      send({ type: "sync" });
+      render();
+    }, MOVE_TIMEOUT_MS),
+  };
+  closeDialog();
+  render();
+}
+
+function settle() {
+  if (!app.awaiting) return;
+  clearTimeout(app.awaiting.timer);
+  app.awaiting = null;
 }
 
 function handle(frame) {
   switch (frame.type) {
     case "state":
-      app.seq = frame.seq; app.view = frame.view; app.legal = frame.legal || []; app.seats = frame.seats;
-      app.yourSeat = frame.your_seat; app.status = frame.status; app.seed = frame.seed;
-      if (frame.status === "waiting") { location.reload(); return; }
+      clearTimeout(app.syncTimer);
+      if (frame.status === "waiting") {
+        location.reload();
+        return;
+      }
+      settle();
+      app.seq = frame.seq;
+      app.view = frame.view;
+      app.legal = frame.legal || [];
+      app.seats = frame.seats || app.seats;
+      app.yourSeat = frame.your_seat ?? null;
+      app.status = frame.status;
+      app.seed = frame.seed ?? null;
+      app.seedCommitment = frame.seed_commitment ?? null;
       render();
+      if (app.loggedSeq < app.seq) fetchLog();
       break;
     case "update":
-      if (frame.seq !== app.seq + 1) { send({ type: "sync" }); return; }
-      app.seq = frame.seq; app.view = frame.view; app.legal = frame.legal || [];
-      for (const event of frame.events) logEvent(event);
-      if (frame.view.phase === "game_over") { send({ type: "sync" }); }
+      if (app.seq === null || frame.seq <= app.seq) return;
+      if (frame.seq !== app.seq + 1) {
+        send({ type: "sync" });
+        return;
+      }
+      settle();
+      app.seq = frame.seq;
+      app.view = frame.view;
+      app.legal = frame.legal || [];
+      app.recent = recentPieces(frame.events || []);
+      logMove(frame.seq, frame.events || []);
       render();
+      if (app.view.phase === "game_over" && app.status !== "finished") send({ type: "sync" });
+      break;
+    case "ack":
+      if (app.awaiting && frame.key === app.awaiting.key && (frame.duplicate || frame.seq <= app.seq)) {
+        settle();
+        render();
+      }
       break;
     case "chat":
       addChat(frame);
@@ -85,331 +243,889 @@ function handle(frame) {
       send({ type: "sync" });
       break;
     case "error":
-      flash(t("error", { message: frame.message }));
+      settle();
+      flash(frame.message || t("error_generic"));
+      if (app.view) render();
       break;
     default:
       break;
   }
 }
 
-// ---- rendering ----------------------------------------------------------------------------------------
+// The pieces of the last move, marked briefly on the board so that others' moves are easy to follow.
+function recentPieces(events) {
+  const recent = { vertices: [], edges: [], hexes: [] };
+  for (const e of events) {
+    if (e.type === "built_settlement" || e.type === "built_city") recent.vertices.push(e.vertex);
+    else if (e.type === "built_road" || e.type === "built_ship") recent.edges.push(e.edge);
+    else if (e.type === "moved_ship") recent.edges.push(e.to);
+    else if (e.type === "moved_robber" || e.type === "moved_pirate" || e.type === "revealed") recent.hexes.push(e.hex);
+  }
+  return recent;
+}
+
+// ---- rendering ----------------------------------------------------------------------------------------------
 
 function render() {
   const view = app.view;
   if (!view) return;
-  renderBoard($("board"), view, { legal: app.legal, onAction: onBoardAction, pending: app.pending });
+  root.dataset.phase = view.phase;
+  renderBoard($("board"), view, {
+    legal: app.awaiting ? [] : app.legal,
+    onAction: submit,
+    seatColors: SEAT_COLORS,
+    chooseVictim: openVictims,
+    recent: app.recent,
+  });
+  app.recent = null;
   renderPrompt();
-  renderButtons();
+  renderActions();
+  renderTrade();
   renderHand();
   renderPlayers();
   renderDice();
-  renderDialogs();
-  if (view.phase === "game_over") renderGameOver();
+  renderBank();
+  renderGameOver();
+  syncDialogs();
+}
+
+function isMyMove() {
+  return Boolean(app.view && app.view.phase !== "game_over" && app.legal.length && !app.awaiting);
+}
+
+function promptText() {
+  const view = app.view;
+  if (view.phase === "game_over") return t("prompt_game_over", { who: seatName(view.winner) });
+  if (app.status === "paused") return t("status_paused");
+  if (app.status === "cancelled") return t("status_cancelled");
+  if (app.awaiting) return t("prompt_sending");
+  const mine = me();
+  const trade = view.trade;
+  if (mine && app.legal.length) {
+    if (trade && trade.from === app.yourSeat) {
+      const pending = trade.to.filter((s) => !(String(s) in trade.replies));
+      return pending.length ? t("prompt_trade_wait", { who: pending.map(seatName).join(", ") }) : t("prompt_trade_decide");
+    }
+    if (trade) return t("prompt_trade_answer", { who: seatName(trade.from) });
+    switch (view.phase) {
+      case "setup_settlement": {
+        const placed = view.pieces.settlements.filter((s) => s.seat === app.yourSeat).length;
+        return t(placed ? "prompt_setup_settlement_second" : "prompt_setup_settlement_first");
+      }
+      case "setup_road":
+        if (has("build_ship") && has("build_road")) return t("prompt_setup_road_or_ship");
+        return t(has("build_ship") ? "prompt_setup_ship" : "prompt_setup_road");
+      case "roll":
+        return t(app.legal.length > 1 ? "prompt_roll_or_card" : "prompt_roll");
+      case "main":
+        return t("prompt_main");
+      case "discard":
+        return t("prompt_discard", { n: mine.discards_owed });
+      case "robber":
+        if (has("move_pirate") && has("move_robber")) return t("prompt_robber_or_pirate");
+        return t(has("move_pirate") ? "prompt_pirate" : "prompt_robber");
+      case "road_building":
+        return t("prompt_road_building", { n: view.free_roads });
+      case "gold":
+        return t("prompt_gold", { n: mine.gold_owed });
+      case "place_token":
+        return t("prompt_place_token");
+      default:
+        break;
+    }
+  }
+  const who = view.to_move.map(seatName).join(", ");
+  if (trade) return t("wait_trade", { who });
+  return t(`wait_${view.phase}`, { who });
 }
 
 function renderPrompt() {
-  const view = app.view;
-  const mine = view.to_move.includes(app.yourSeat);
-  let text;
-  if (view.phase === "game_over") text = t("prompt_game_over");
-  else if (view.trade && app.yourSeat !== null && view.trade.to.includes(app.yourSeat) && mine) text = t("prompt_trade_reply", { who: name(view.trade.from) });
-  else if (view.trade && view.trade.from === app.yourSeat) text = t("prompt_trade_wait");
-  else if (!mine) text = t("prompt_wait", { who: view.to_move.map(name).join(", ") });
-  else {
-    const me = view.seats[app.yourSeat];
-    text = t(`prompt_${view.phase}`, { n: view.phase === "gold" ? me.gold_owed : me.discards_owed });
-  }
-  $("prompt").textContent = text;
-  $("prompt").dataset.mine = mine ? "yes" : "no";
+  const prompt = $("prompt");
+  const mine = isMyMove();
+  prompt.textContent = promptText();
+  prompt.dataset.mine = mine ? "yes" : "no";
+  document.title = `${mine ? "● " : ""}${document.title.replace(/^● /, "")}`;
 }
 
-function has(type) {
-  return app.legal.some((a) => a.type === type);
-}
-
-function renderButtons() {
+function renderActions() {
   const bar = $("actions");
+  const view = app.view;
   bar.replaceChildren();
-  const button = (id, label, onclick) => bar.appendChild(node("button", { id, class: "button", onclick }, label));
-  if (has("roll")) button("btn-roll", t("roll"), () => submit({ type: "roll" }));
-  if (has("buy_development")) button("btn-buy-dev", t("buy_development"), () => submit({ type: "buy_development" }));
-  if (has("trade_bank")) button("btn-trade-bank", t("trade_bank"), openBankTrade);
-  if (has("end_turn")) button("btn-offer-trade", t("offer_trade"), openOfferTrade);
-  for (const card of ["play_knight", "play_road_building"]) {
-    if (has(card)) button(`btn-${card}`, `${t("play")}: ${t(card.replace("play_", ""))}`, () => submit({ type: card }));
+  if (app.awaiting || view.phase === "game_over") return;
+  const add = (id, label, onclick, extra = "") => bar.append(button(label, onclick, { id, class: `button ${extra}` }));
+  const mine = me();
+  if (has("roll")) add("btn-roll", t("roll"), () => submit({ type: "roll" }), "primary");
+  if (mine && view.phase === "discard" && mine.discards_owed) add("btn-discard", t("discard_open", { n: mine.discards_owed }), () => openBundle("discard"), "primary");
+  if (mine && view.phase === "gold" && mine.gold_owed) add("btn-gold", t("gold_open", { n: mine.gold_owed }), () => openBundle("gold"), "primary");
+  if (has("buy_development")) add("btn-buy-dev", t("buy_development"), () => submit({ type: "buy_development" }));
+  if (has("trade_bank")) add("btn-trade-bank", t("trade_bank"), openBankTrade);
+  if (view.phase === "main" && has("end_turn") && !view.trade && mine && mine.resource_count) {
+    add("btn-offer-trade", t("offer_trade"), () => openOffer("offer"));
   }
-  if (has("play_year_of_plenty")) button("btn-play_year_of_plenty", `${t("play")}: ${t("year_of_plenty")}`, openPlenty);
-  if (has("play_monopoly")) button("btn-play_monopoly", `${t("play")}: ${t("monopoly")}`, openMonopoly);
-  if (has("end_turn")) button("btn-end-turn", t("end_turn"), () => submit({ type: "end_turn" }));
+  for (const [type, id] of Object.entries(PLAY_BUTTONS)) {
+    if (!has(type)) continue;
+    const card = type.replace("play_", "");
+    const open = { play_year_of_plenty: openPlenty, play_monopoly: openMonopoly }[type];
+    add(id, t("play_card", { card: t(card) }), open || (() => submit({ type })), "card-action");
+  }
+  if (has("end_turn")) add("btn-end-turn", t("end_turn"), () => submit({ type: "end_turn" }), "end-turn");
 }
 
 function renderHand() {
   const hand = $("hand");
   hand.replaceChildren();
-  const me = app.yourSeat !== null ? app.view.seats[app.yourSeat] : null;
-  if (!me) return;
-  hand.appendChild(node("h3", {}, t("hand")));
-  const row = node("div", { class: "cards" });
-  for (const r of RESOURCES) {
-    row.appendChild(node("span", { class: `card res-${r}`, "data-resource": r }, `${t(r)} ${me.resources[r]}`));
+  const mine = me();
+  if (!mine) {
+    hand.append(node("p", { class: "muted", text: t("spectating") }));
+    return;
   }
-  hand.appendChild(row);
-  const devs = node("div", { class: "cards dev" });
-  for (const [card, n] of Object.entries(me.development)) if (n) devs.appendChild(node("span", { class: "card dev-card" }, `${t(card)} ×${n}`));
-  for (const [card, n] of Object.entries(me.development_new)) if (n) devs.appendChild(node("span", { class: "card dev-card new" }, `${t(card)} ×${n} (${t("new_card")})`));
-  if (devs.childNodes.length) { hand.appendChild(node("h3", {}, t("cards"))); hand.appendChild(devs); }
+  const cards = node("div", { class: "resource-cards" });
+  for (const r of RESOURCES) {
+    const n = mine.resources[r];
+    cards.append(node("div", { class: `res-card res-${r}${n ? "" : " empty"}`, "data-resource": r, title: t(r) },
+      node("span", { class: "res-count", text: String(n) }),
+      node("span", { class: "res-name", text: t(r) })));
+  }
+  hand.append(cards);
+
+  const devs = node("ul", { class: "dev-cards", id: "dev-cards" });
+  for (const card of DEVELOPMENT_CARDS) {
+    const ready = mine.development[card] || 0;
+    const fresh = mine.development_new[card] || 0;
+    if (ready) {
+      const note = card === "victory_point" ? t("dev_secret") : t("dev_playable");
+      devs.append(node("li", { class: `dev-card dev-${card}`, "data-card": card },
+        node("strong", { text: `${t(card)} ×${ready}` }), node("span", { class: "note", text: note })));
+    }
+    if (fresh) {
+      const note = card === "victory_point" ? t("dev_secret") : t("dev_new");
+      devs.append(node("li", { class: `dev-card dev-${card} new`, "data-card": card },
+        node("strong", { text: `${t(card)} ×${fresh}` }), node("span", { class: "note", text: note })));
+    }
+  }
+  if (devs.childElementCount) hand.append(node("h3", { text: t("development_cards") }), devs);
+
+  const supply = mine.supply;
+  const pieces = [`${t("roads")} ${supply.roads}`, `${t("settlements")} ${supply.settlements}`, `${t("cities")} ${supply.cities}`];
+  if (app.view.seafarers) pieces.push(`${t("ships")} ${supply.ships}`);
+  hand.append(node("p", { class: "muted small", text: `${t("pieces_left")}: ${pieces.join(" · ")}` }));
+}
+
+function stat(value, label, cls = "") {
+  return node("span", { class: `stat ${cls}`, title: label }, node("b", { text: String(value) }), node("small", { text: label }));
 }
 
 function renderPlayers() {
   const list = $("players");
+  const view = app.view;
   list.replaceChildren();
-  for (const s of app.view.seats) {
-    const item = node("li", { class: `player${app.view.to_move.includes(s.seat) ? " active" : ""}`, "data-seat": s.seat });
-    item.style.borderColor = SEAT_COLORS[s.seat];
-    item.appendChild(node("strong", {}, name(s.seat)));
-    const facts = [
-      `${s.victory_points ?? s.public_victory_points} ${t("victory_points")}`,
-      `${s.resource_count} ${t("resources")}`, `${s.development_count} ${t("dev_cards")}`,
-      `${t("knights")} ${s.knights}`, `${t("road")} ${s.road_length}`,
-    ];
-    if (s.victory_point_tokens) facts.push(`${s.victory_point_tokens} ${t("tokens")}`);
-    item.appendChild(node("span", { class: "facts" }, facts.join(" · ")));
-    if (s.longest_road) item.appendChild(node("span", { class: "badge" }, t("longest_road")));
-    if (s.largest_army) item.appendChild(node("span", { class: "badge" }, t("largest_army")));
-    list.appendChild(item);
+  for (const s of view.seats) {
+    const you = s.seat === app.yourSeat;
+    const classes = ["player"];
+    if (s.seat === view.current && view.phase !== "game_over") classes.push("current");
+    if (view.to_move.includes(s.seat)) classes.push("to-move");
+    if (you) classes.push("you");
+    const item = node("li", { class: classes.join(" "), "data-seat": s.seat, style: `--seat:${seatColor(s.seat)}` });
+    const seatInfo = app.seats.find((x) => x.index === s.seat);
+    const head = node("div", { class: "player-head" }, swatch(s.seat),
+      node("span", { class: "player-name", text: seatName(s.seat) }));
+    if (you) head.append(node("span", { class: "tag", text: t("you") }));
+    if (seatInfo && seatInfo.bot) head.append(node("span", { class: "tag bot", text: t("bot") }));
+    if (view.to_move.includes(s.seat)) head.append(node("span", { class: "tag turn", text: t("to_move") }));
+    item.append(head);
+    const points = s.victory_points ?? s.public_victory_points;
+    const stats = node("div", { class: "stats" },
+      stat(points, t("victory_points"), "vp"),
+      stat(s.resource_count, t("resource_cards")),
+      stat(s.development_count, t("development_short")),
+      stat(s.knights, t("knights")),
+      stat(s.road_length, t("road_length")));
+    item.append(stats);
+    const badges = node("div", { class: "badges" });
+    if (s.longest_road) badges.append(node("span", { class: "badge longest-road", text: t("longest_road") }));
+    if (s.largest_army) badges.append(node("span", { class: "badge largest-army", text: t("largest_army") }));
+    if (s.victory_point_tokens) badges.append(node("span", { class: "badge tokens", text: t("vp_tokens", { n: s.victory_point_tokens }) }));
+    if (s.discards_owed) badges.append(node("span", { class: "badge warn", text: t("owes_discard", { n: s.discards_owed }) }));
+    if (s.gold_owed) badges.append(node("span", { class: "badge gold", text: t("owes_gold", { n: s.gold_owed }) }));
+    if (badges.childElementCount) item.append(badges);
+    list.append(item);
   }
+}
+
+const PIP_LAYOUT = {
+  1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
+  5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+};
+
+function die(value) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 40 40");
+  svg.setAttribute("class", "die");
+  svg.setAttribute("aria-hidden", "true");
+  const face = document.createElementNS(ns, "rect");
+  for (const [k, v] of Object.entries({ x: 2, y: 2, width: 36, height: 36, rx: 7, class: "die-face" })) face.setAttribute(k, v);
+  svg.append(face);
+  for (const [cx, cy] of PIP_LAYOUT[value] || []) {
+    const pip = document.createElementNS(ns, "circle");
+    for (const [k, v] of Object.entries({ cx: cx * 10, cy: cy * 10, r: 3.6, class: "die-pip" })) pip.setAttribute(k, v);
+    svg.append(pip);
+  }
+  return svg;
 }
 
 function renderDice() {
+  const box = $("dice");
   const dice = app.view.dice;
-  $("dice").textContent = dice ? `${t("dice")}: ${dice[0]} + ${dice[1]} = ${dice[0] + dice[1]}` : `${t("dice")}: –`;
-  $("bank").textContent = `${t("bank")}: ` + RESOURCES.map((r) => `${t(r)} ${app.view.bank[r]}`).join(" · ");
+  box.replaceChildren();
+  if (!dice) {
+    box.append(node("span", { class: "muted", text: t("no_roll_yet") }));
+    return;
+  }
+  const sum = dice[0] + dice[1];
+  box.dataset.sum = sum;
+  box.append(die(dice[0]), die(dice[1]), node("span", { class: `dice-sum${sum === 7 ? " seven" : ""}`, text: `= ${sum}` }));
+  box.setAttribute("aria-label", t("last_roll", { a: dice[0], b: dice[1], sum }));
 }
 
-// ---- board clicks and dialogs ----------------------------------------------------------------------------
-
-function onBoardAction(action) {
-  if (action.type === "select_ship") { app.pending = { type: "move_ship", from: action.from }; render(); return; }
-  if (action.type === "choose_victim") { openVictims(action.options); return; }
-  submit(action);
-}
-
-function dialog(title, build) {
-  const d = $("dialog");
-  d.replaceChildren();
-  const box = node("div", { class: "dialog-box", role: "dialog", "aria-modal": "true" });
-  box.appendChild(node("h2", {}, title));
-  build(box);
-  box.appendChild(node("button", { class: "button secondary", id: "dialog-cancel", onclick: closeDialog }, t("cancel")));
-  d.appendChild(box);
-  d.hidden = false;
-}
-
-function closeDialog() {
-  $("dialog").hidden = true;
-  $("dialog").replaceChildren();
-}
-
-function counterRow(box, counts, limitFor) {
+function renderBank() {
+  const bank = $("bank");
+  bank.replaceChildren();
   for (const r of RESOURCES) {
-    const row = node("div", { class: "counter", "data-resource": r });
-    const value = node("span", { class: "count" }, "0");
-    const change = (delta) => {
-      const next = counts[r] + delta;
-      if (next < 0 || next > limitFor(r)) return;
-      counts[r] = next; value.textContent = String(next);
-    };
-    row.append(node("span", { class: "label" }, t(r)), node("button", { class: "button small", onclick: () => change(-1) }, "−"),
-      value, node("button", { class: "button small", onclick: () => change(1), "data-plus": r }, "+"));
-    box.appendChild(row);
+    bank.append(node("span", { class: `chip res-${r}`, title: t(r), "data-resource": r },
+      node("span", { class: "chip-name", text: t(r) }), node("b", { text: String(app.view.bank[r]) })));
+  }
+  bank.append(node("span", { class: "chip dev", title: t("development_cards") },
+    node("span", { class: "chip-name", text: t("deck") }), node("b", { text: String(app.view.deck_count) })));
+}
+
+// ---- domestic trade -----------------------------------------------------------------------------------------
+
+function termsLine(label, cards) {
+  return node("div", { class: "terms-line" }, node("span", { class: "terms-label", text: label }),
+    node("span", { class: "terms-cards", text: cardsText(cards) }));
+}
+
+function renderTrade() {
+  const panel = $("trade-panel");
+  panel.replaceChildren();
+  const trade = app.view.trade;
+  panel.hidden = !trade;
+  if (!trade) return;
+  const you = app.yourSeat;
+  if (trade.from === you) {
+    panel.append(node("h3", { text: t("your_offer") }),
+      termsLine(t("you_give"), trade.give), termsLine(t("you_get"), trade.get));
+    const replies = node("ul", { class: "replies" });
+    for (const seat of trade.to) {
+      const reply = trade.replies[String(seat)];
+      const line = node("li", { "data-seat": seat }, swatch(seat), node("span", { text: seatName(seat) }));
+      if (!reply) line.append(node("span", { class: "reply pending", text: t("reply_pending") }));
+      else if (reply.reply === "counter") {
+        line.append(node("span", { class: "reply counter", text: t("reply_counter") }),
+          node("span", { class: "terms-cards", text: t("counter_terms", { give: cardsText(reply.give), get: cardsText(reply.get) }) }));
+      } else line.append(node("span", { class: `reply ${reply.reply}`, text: t(`reply_${reply.reply}`) }));
+      const confirm = app.legal.find((a) => a.type === "confirm_trade" && a.seat === seat);
+      if (confirm && !app.awaiting) {
+        line.append(button(t("confirm_with", { who: seatName(seat) }), () => submit(confirm),
+          { id: `btn-confirm-trade-${seat}`, class: "button small primary" }));
+      }
+      replies.append(line);
+    }
+    panel.append(replies);
+    if (has("cancel_trade") && !app.awaiting) {
+      panel.append(button(t("cancel_offer"), () => submit({ type: "cancel_trade" }), { id: "btn-cancel-trade", class: "button secondary" }));
+    }
+    return;
+  }
+  panel.append(node("h3", { text: t("offer_from", { who: seatName(trade.from) }) }));
+  const involved = you !== null && trade.to.includes(you);
+  if (involved) {
+    // The terms are stored from the offering player's side; show them from this player's side.
+    panel.append(termsLine(t("you_give"), trade.get), termsLine(t("you_get"), trade.give));
+  } else {
+    panel.append(termsLine(t("they_give", { who: seatName(trade.from) }), trade.give),
+      termsLine(t("they_get", { who: seatName(trade.from) }), trade.get));
+  }
+  const mine = involved ? trade.replies[String(you)] : null;
+  if (mine) panel.append(node("p", { class: "muted", text: t(`you_replied_${mine.reply}`) }));
+  if (has("reject_trade") && !app.awaiting) {
+    const row = node("div", { class: "button-row" });
+    if (has("accept_trade")) row.append(button(t("accept"), () => submit({ type: "accept_trade" }), { id: "btn-accept-trade", class: "button primary" }));
+    else row.append(node("span", { class: "muted small", text: t("cannot_accept") }));
+    row.append(button(t("counter"), () => openOffer("counter"), { id: "btn-counter-trade", class: "button" }));
+    row.append(button(t("reject"), () => submit({ type: "reject_trade" }), { id: "btn-reject-trade", class: "button secondary" }));
+    panel.append(row);
   }
 }
 
-function openBundle(kind, owed) {
-  const me = app.view.seats[app.yourSeat];
-  const counts = Object.fromEntries(RESOURCES.map((r) => [r, 0]));
-  const title = kind === "discard" ? t("discard_title", { n: owed }) : t("gold_title", { n: owed });
-  dialog(title, (box) => {
-    counterRow(box, counts, (r) => (kind === "discard" ? me.resources[r] : app.view.bank[r]));
-    box.appendChild(node("button", { class: "button", id: "dialog-confirm", onclick: () => {
-      const cards = Object.fromEntries(Object.entries(counts).filter(([, n]) => n));
-      const total = Object.values(cards).reduce((a, b) => a + b, 0);
-      if (total < 1 || total > owed) return;
-      closeDialog(); submit({ type: kind === "discard" ? "discard" : "choose_gold", cards });
-    } }, t("confirm")));
-  });
+// ---- dialogs ------------------------------------------------------------------------------------------------
+
+function openDialog({ kind, title, intro = null, build, valid = () => true, closable = true }) {
+  const d = $("dialog");
+  d.replaceChildren();
+  const box = node("div", { class: `dialog-box dialog-${kind}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" });
+  box.append(node("h2", { id: "dialog-title", text: title }));
+  if (intro) box.append(node("p", { class: "muted", text: intro }));
+  const footer = node("div", { class: "dialog-footer" });
+  build(box, footer);
+  if (closable) footer.append(button(t("close"), closeDialog, { id: "dialog-cancel", class: "button secondary" }));
+  box.append(footer);
+  d.append(box);
+  d.hidden = false;
+  d.dataset.kind = kind;
+  app.dialog = { kind, valid, closable };
+  const first = box.querySelector("button:not([disabled])");
+  if (first) first.focus({ preventScroll: true });
 }
 
-function openVictims(options) {
-  dialog(t("choose_victim"), (box) => {
-    for (const action of options) {
-      box.appendChild(node("button", { class: "button", onclick: () => { closeDialog(); submit(action); } },
-        action.victim === undefined ? t("no_one") : name(action.victim)));
+function closeDialog() {
+  const d = $("dialog");
+  d.hidden = true;
+  d.replaceChildren();
+  delete d.dataset.kind;
+  app.dialog = null;
+}
+
+// After each render: close a dialog whose choice is gone, and open the ones the game now requires.
+function syncDialogs() {
+  if (app.dialog && !app.dialog.valid()) closeDialog();
+  const mine = me();
+  if (!mine || app.awaiting) return;
+  const view = app.view;
+  for (const kind of ["discard", "gold"]) {
+    const owed = kind === "discard" ? mine.discards_owed : mine.gold_owed;
+    const key = `${kind}:${view.turn}:${view.phase}`;
+    if (view.phase === kind && owed && !app.dialog && !app.autoOpened.has(key)) {
+      app.autoOpened.add(key);
+      openBundle(kind);
     }
+  }
+}
+
+// One counter per resource, with − and + buttons; `limit(r)` caps each, `onChange` sees every change.
+function counters(counts, limit, onChange, { idPrefix, note = null } = {}) {
+  const list = node("div", { class: "counters" });
+  for (const r of RESOURCES) {
+    const value = node("output", { class: "count", text: String(counts[r]) });
+    const minus = button("−", () => change(-1), { class: "button small step", "aria-label": t("less", { resource: t(r) }), "data-minus": r });
+    const plus = button("+", () => change(1), { class: "button small step", "aria-label": t("more", { resource: t(r) }), "data-plus": r });
+    const refresh = () => {
+      value.textContent = String(counts[r]);
+      minus.disabled = counts[r] <= 0;
+      plus.disabled = counts[r] >= limit(r);
+    };
+    const change = (delta) => {
+      const next = counts[r] + delta;
+      if (next < 0 || next > limit(r)) return;
+      counts[r] = next;
+      onChange();
+    };
+    const row = node("div", { class: `counter res-${r}`, "data-resource": r, id: idPrefix ? `${idPrefix}-${r}` : null },
+      node("span", { class: "counter-name", text: t(r) }), minus, value, plus);
+    if (note) row.append(node("span", { class: "counter-note muted", text: note(r) }));
+    row.refresh = refresh;
+    list.append(row);
+  }
+  list.refresh = () => list.childNodes.forEach((row) => row.refresh());
+  list.refresh();
+  return list;
+}
+
+const zeroCards = () => Object.fromEntries(RESOURCES.map((r) => [r, 0]));
+
+// Discards and gold choices: exactly the owed number of cards, sent as one bundle.
+function openBundle(kind) {
+  const mine = me();
+  if (!mine) return;
+  const owed = kind === "discard" ? mine.discards_owed : mine.gold_owed;
+  if (!owed) return;
+  const counts = zeroCards();
+  const available = (r) => (kind === "discard" ? mine.resources[r] : app.view.bank[r]);
+  let list, confirm, summary;
+  const update = () => {
+    const n = total(counts);
+    list.refresh();
+    RESOURCES.forEach((r) => {
+      if (n >= owed && counts[r] === 0) list.querySelector(`[data-plus=${r}]`).disabled = true;
+    });
+    summary.textContent = t("chosen_of", { n, owed });
+    confirm.disabled = n !== owed;
+  };
+  openDialog({
+    kind,
+    title: kind === "discard" ? t("discard_title", { n: owed }) : t("gold_title", { n: owed }),
+    intro: kind === "discard" ? t("discard_intro", { held: mine.resource_count, n: owed }) : t("gold_intro", { n: owed }),
+    valid: () => {
+      const now = me();
+      return Boolean(now && app.view.phase === kind && (kind === "discard" ? now.discards_owed : now.gold_owed));
+    },
+    build: (box, footer) => {
+      list = counters(counts, (r) => Math.min(available(r), owed), () => update(), {
+        idPrefix: kind,
+        note: (r) => (kind === "discard" ? t("of_held", { n: available(r) }) : t("in_bank", { n: available(r) })),
+      });
+      summary = node("p", { class: "summary" });
+      confirm = button(kind === "discard" ? t("discard_confirm") : t("gold_confirm"), () => {
+        if (total(counts) !== owed) return;
+        submit({ type: kind === "discard" ? "discard" : "choose_gold", cards: nonZero(counts) });
+      }, { id: "dialog-confirm", class: "button primary" });
+      box.append(list, summary);
+      footer.append(confirm);
+    },
+  });
+  update();
+}
+
+function openVictims(actions) {
+  const kind = actions[0].type === "move_pirate" ? "pirate" : "robber";
+  openDialog({
+    kind: "victim",
+    title: t(kind === "pirate" ? "victim_title_pirate" : "victim_title"),
+    valid: () => actions.every((a) => app.legal.some((b) => JSON.stringify(a) === JSON.stringify(b))),
+    build: (box) => {
+      const list = node("div", { class: "choice-list" });
+      for (const action of actions) {
+        const seat = app.view.seats[action.victim];
+        const choice = button("", () => submit(action), { class: "button choice victim", "data-victim": action.victim });
+        choice.append(swatch(action.victim), node("span", { text: seatName(action.victim) }),
+          node("small", { text: t("cards_held", { n: seat.resource_count }) }));
+        list.append(choice);
+      }
+      box.append(list);
+    },
   });
 }
 
 function openPlenty() {
-  dialog(t("plenty_title"), (box) => {
-    for (const action of app.legal.filter((a) => a.type === "play_year_of_plenty")) {
-      box.appendChild(node("button", { class: "button", onclick: () => { closeDialog(); submit(action); } },
-        action.resources.map(t).join(" + ")));
-    }
+  const options = app.legal.filter((a) => a.type === "play_year_of_plenty");
+  if (!options.length) return;
+  const size = Math.max(...options.map((a) => a.resources.length));
+  const counts = zeroCards();
+  let list, confirm;
+  const chosen = () => RESOURCES.flatMap((r) => Array(counts[r]).fill(r));
+  const match = () => options.find((a) => JSON.stringify(a.resources) === JSON.stringify(chosen()));
+  const update = () => {
+    list.refresh();
+    if (total(counts) >= size) list.querySelectorAll("[data-plus]").forEach((b) => { b.disabled = true; });
+    confirm.disabled = !match();
+  };
+  openDialog({
+    kind: "plenty",
+    title: t("plenty_title"),
+    intro: t("plenty_intro", { n: size }),
+    valid: () => has("play_year_of_plenty"),
+    build: (box, footer) => {
+      list = counters(counts, (r) => Math.min(size, app.view.bank[r]), () => update(), { idPrefix: "plenty" });
+      confirm = button(t("play_card", { card: t("year_of_plenty") }), () => {
+        const action = match();
+        if (action) submit(action);
+      }, { id: "dialog-confirm", class: "button primary" });
+      box.append(list);
+      footer.append(confirm);
+    },
   });
+  update();
 }
 
 function openMonopoly() {
-  dialog(t("monopoly_title"), (box) => {
-    for (const action of app.legal.filter((a) => a.type === "play_monopoly")) {
-      box.appendChild(node("button", { class: "button", onclick: () => { closeDialog(); submit(action); } }, t(action.resource)));
-    }
+  openDialog({
+    kind: "monopoly",
+    title: t("monopoly_title"),
+    intro: t("monopoly_intro"),
+    valid: () => has("play_monopoly"),
+    build: (box) => {
+      const list = node("div", { class: "choice-list resources" });
+      for (const action of app.legal.filter((a) => a.type === "play_monopoly")) {
+        list.append(button(t(action.resource), () => submit(action),
+          { class: `button choice res-${action.resource}`, "data-resource": action.resource }));
+      }
+      box.append(list);
+    },
   });
 }
 
 function openBankTrade() {
-  const rates = app.view.seats[app.yourSeat].harbour_rates;
-  dialog(t("bank_title"), (box) => {
-    for (const action of app.legal.filter((a) => a.type === "trade_bank")) {
-      box.appendChild(node("button", { class: "button small trade-option", onclick: () => { closeDialog(); submit(action); } },
-        `${rates[action.give]} ${t(action.give)} → 1 ${t(action.get)}`));
+  const trades = app.legal.filter((a) => a.type === "trade_bank");
+  if (!trades.length) return;
+  const rates = me().harbour_rates;
+  const choice = { give: null, get: null };
+  let giveRow, getRow, summary, confirm;
+  const action = () => trades.find((a) => a.give === choice.give && a.get === choice.get);
+  const update = () => {
+    for (const b of giveRow.children) b.setAttribute("aria-pressed", String(b.dataset.resource === choice.give));
+    for (const b of getRow.children) {
+      const r = b.dataset.resource;
+      b.disabled = !trades.some((a) => a.get === r && (choice.give === null || a.give === choice.give));
+      b.setAttribute("aria-pressed", String(r === choice.get));
     }
+    const chosen = action();
+    summary.textContent = chosen
+      ? t("bank_summary", { n: rates[chosen.give], give: t(chosen.give), get: t(chosen.get) })
+      : t("bank_pick");
+    confirm.disabled = !chosen;
+  };
+  openDialog({
+    kind: "bank",
+    title: t("bank_title"),
+    valid: () => has("trade_bank"),
+    build: (box, footer) => {
+      const rateList = node("div", { class: "rates" });
+      for (const r of RESOURCES) {
+        rateList.append(node("span", { class: `chip res-${r}${rates[r] < 4 ? " better" : ""}`, "data-resource": r },
+          node("span", { class: "chip-name", text: t(r) }), node("b", { text: `${rates[r]}:1` })));
+      }
+      box.append(node("h3", { text: t("your_rates") }), rateList);
+      giveRow = node("div", { class: "choice-list resources", id: "bank-give" });
+      for (const r of RESOURCES.filter((x) => trades.some((a) => a.give === x))) {
+        giveRow.append(button(`${rates[r]} ${t(r)}`, () => {
+          choice.give = r;
+          if (choice.get === r || !action()) choice.get = null;
+          update();
+        }, { class: `button choice res-${r}`, "data-resource": r }));
+      }
+      getRow = node("div", { class: "choice-list resources", id: "bank-get" });
+      for (const r of RESOURCES) {
+        getRow.append(button(`1 ${t(r)}`, () => {
+          choice.get = r;
+          if (!action()) choice.give = trades.find((a) => a.get === r)?.give ?? choice.give;
+          update();
+        }, { class: `button choice res-${r}`, "data-resource": r }));
+      }
+      summary = node("p", { class: "summary" });
+      confirm = button(t("trade"), () => { const a = action(); if (a) submit(a); }, { id: "dialog-confirm", class: "button primary" });
+      box.append(node("h3", { text: t("you_give") }), giveRow, node("h3", { text: t("you_get") }), getRow, summary);
+      footer.append(confirm);
+    },
   });
+  update();
 }
 
-function openOfferTrade() {
-  const me = app.view.seats[app.yourSeat];
-  const give = Object.fromEntries(RESOURCES.map((r) => [r, 0]));
-  const get = Object.fromEntries(RESOURCES.map((r) => [r, 0]));
-  dialog(t("trade_title"), (box) => {
-    box.appendChild(node("h3", {}, t("give")));
-    counterRow(box, give, (r) => me.resources[r]);
-    box.appendChild(node("h3", {}, t("get")));
-    counterRow(box, get, () => 19);
-    box.appendChild(node("h3", {}, t("to")));
-    const targets = [];
-    for (const s of app.view.seats) {
-      if (s.seat === app.yourSeat) continue;
-      const label = node("label", {}, ` ${name(s.seat)}`);
-      const box2 = node("input", { type: "checkbox", checked: "checked", value: String(s.seat) });
-      label.prepend(box2); targets.push(box2); box.appendChild(label);
-    }
-    box.appendChild(node("button", { class: "button", id: "dialog-confirm", onclick: () => {
-      const clean = (c) => Object.fromEntries(Object.entries(c).filter(([, n]) => n));
-      const to = targets.filter((x) => x.checked).map((x) => Number(x.value));
-      closeDialog(); submit({ type: "offer_trade", give: clean(give), get: clean(get), to });
-    } }, t("send")));
+// A new offer (the active player) or a counter-offer (a player the offer was made to). Both are edited from
+// this player's own side; the engine wants the active player's side, so a counter swaps give and get.
+function openOffer(mode) {
+  const mine = me();
+  const trade = app.view.trade;
+  if (!mine || (mode === "counter" && !trade)) return;
+  const give = zeroCards();
+  const get = zeroCards();
+  if (mode === "counter") {
+    Object.assign(give, trade.get);
+    Object.assign(get, trade.give);
+    for (const r of RESOURCES) give[r] = Math.min(give[r], mine.resources[r]);
+  }
+  const others = app.view.seats.map((s) => s.seat).filter((s) => s !== app.yourSeat);
+  const targets = new Set(others);
+  let giveList, getList, confirm, summary;
+  const update = () => {
+    giveList.refresh();
+    getList.refresh();
+    const overlap = RESOURCES.some((r) => give[r] && get[r]);
+    const ok = total(give) > 0 && total(get) > 0 && !overlap && (mode === "counter" || targets.size > 0);
+    summary.textContent = overlap ? t("offer_overlap") : t("offer_summary", { give: cardsText(give), get: cardsText(get) });
+    confirm.disabled = !ok;
+  };
+  openDialog({
+    kind: mode,
+    title: mode === "counter" ? t("counter_title", { who: seatName(trade.from) }) : t("offer_title"),
+    valid: () => (mode === "counter" ? has("reject_trade") : has("end_turn") && !app.view.trade),
+    build: (box, footer) => {
+      giveList = counters(give, (r) => mine.resources[r], update, { idPrefix: "offer-give" });
+      getList = counters(get, () => 19, update, { idPrefix: "offer-get" });
+      box.append(node("h3", { text: t("you_give") }), giveList, node("h3", { text: t("you_get") }), getList);
+      if (mode === "offer") {
+        const to = node("fieldset", { class: "recipients", id: "offer-to" }, node("legend", { text: t("offer_to") }));
+        for (const seat of others) {
+          const check = node("input", { type: "checkbox", value: String(seat), checked: true, onchange: (e) => {
+            if (e.target.checked) targets.add(seat); else targets.delete(seat);
+            update();
+          } });
+          to.append(node("label", { class: "recipient" }, check, swatch(seat), node("span", { text: seatName(seat) })));
+        }
+        box.append(to);
+      }
+      summary = node("p", { class: "summary" });
+      box.append(summary);
+      confirm = button(mode === "counter" ? t("send_counter") : t("send_offer"), () => {
+        if (mode === "counter") submit({ type: "counter_trade", give: nonZero(get), get: nonZero(give) });
+        else submit({ type: "offer_trade", give: nonZero(give), get: nonZero(get), to: others.filter((s) => targets.has(s)) });
+      }, { id: "dialog-confirm", class: "button primary" });
+      footer.append(confirm);
+    },
   });
+  update();
 }
 
-function describeTerms(terms) {
-  const part = (c) => Object.entries(c).filter(([, n]) => n).map(([r, n]) => `${n} ${t(r)}`).join(", ") || "–";
-  return `${part(terms.give)} → ${part(terms.get)}`;
-}
+// ---- the end of the game ------------------------------------------------------------------------------------
 
-function renderDialogs() {
-  const view = app.view;
-  const me = app.yourSeat;
-  if (me === null) return;
-  const mine = view.to_move.includes(me);
-  const open = !$("dialog").hidden;
-  if (mine && view.phase === "discard" && !open) openBundle("discard", view.seats[me].discards_owed);
-  else if (mine && view.phase === "gold" && !open) openBundle("gold", view.seats[me].gold_owed);
-  const panel = $("trade-panel");
-  panel.replaceChildren();
-  if (!view.trade) return;
-  const trade = view.trade;
-  panel.appendChild(node("h3", {}, t("offer_from", { who: name(trade.from) })));
-  panel.appendChild(node("p", {}, describeTerms(trade)));
-  if (has("accept_trade") || has("reject_trade")) {
-    if (has("accept_trade")) panel.appendChild(node("button", { class: "button", id: "btn-accept-trade", onclick: () => submit({ type: "accept_trade" }) }, t("accept")));
-    panel.appendChild(node("button", { class: "button secondary", id: "btn-reject-trade", onclick: () => submit({ type: "reject_trade" }) }, t("reject")));
+function histogram(history) {
+  const ns = "http://www.w3.org/2000/svg";
+  const rolls = Object.values(history).reduce((a, b) => a + b, 0);
+  const expected = (n) => (rolls * (6 - Math.abs(7 - n))) / 36;
+  let max = 1;
+  for (let n = 2; n <= 12; n++) max = Math.max(max, history[String(n)] || 0, expected(n));
+  const width = 11 * 30, height = 140, base = 120;
+  const svg = document.createElementNS(ns, "svg");
+  const set = (elNode, attrs) => { for (const [k, v] of Object.entries(attrs)) elNode.setAttribute(k, v); return elNode; };
+  set(svg, { viewBox: `0 0 ${width} ${height}`, class: "histogram", id: "dice-histogram", role: "img", "aria-label": t("histogram") });
+  for (let n = 2; n <= 12; n++) {
+    const count = history[String(n)] || 0;
+    const x = (n - 2) * 30 + 4;
+    const h = (count / max) * (base - 16);
+    const bar = set(document.createElementNS(ns, "rect"), { x, y: base - h, width: 22, height: h, rx: 3, class: n === 7 ? "bar seven" : "bar", "data-number": n });
+    const title = document.createElementNS(ns, "title");
+    title.textContent = t("histogram_bar", { n, count, expected: expected(n).toFixed(1) });
+    bar.append(title);
+    const eh = (expected(n) / max) * (base - 16);
+    const mark = set(document.createElementNS(ns, "line"), { x1: x - 2, x2: x + 24, y1: base - eh, y2: base - eh, class: "expected" });
+    const label = set(document.createElementNS(ns, "text"), { x: x + 11, y: base + 14, "text-anchor": "middle", class: "axis" });
+    label.textContent = String(n);
+    const value = set(document.createElementNS(ns, "text"), { x: x + 11, y: base - h - 3, "text-anchor": "middle", class: "count" });
+    value.textContent = String(count);
+    svg.append(bar, mark, label, value);
   }
-  if (trade.from === me) {
-    for (const [seat, reply] of Object.entries(trade.replies)) {
-      const line = node("div", {}, `${name(Number(seat))}: ${t(reply.reply === "counter" ? "counter" : reply.reply)}${reply.reply === "counter" ? ` (${describeTerms(reply)})` : ""}`);
-      const confirm = app.legal.find((a) => a.type === "confirm_trade" && a.seat === Number(seat));
-      if (confirm) line.appendChild(node("button", { class: "button small", onclick: () => submit(confirm) }, t("confirm_with", { who: name(Number(seat)) })));
-      panel.appendChild(line);
-    }
-    panel.appendChild(node("button", { class: "button secondary", id: "btn-cancel-trade", onclick: () => submit({ type: "cancel_trade" }) }, t("cancel")));
-  }
+  return svg;
 }
 
 function renderGameOver() {
-  const panel = $("game-over");
-  panel.hidden = false;
-  panel.replaceChildren();
-  panel.appendChild(node("h2", {}, t("winner", { who: name(app.view.winner) })));
-  panel.appendChild(node("h3", {}, t("final_scores")));
-  const list = node("ol");
-  const seats = [...app.view.seats].sort((a, b) => b.victory_points - a.victory_points);
-  for (const s of seats) list.appendChild(node("li", {}, `${name(s.seat)}: ${s.victory_points} ${t("victory_points")} (${t("hidden_vp", { n: s.victory_point_cards })})`));
-  panel.appendChild(list);
-  panel.appendChild(node("h3", {}, t("histogram")));
-  const history = app.view.dice_history;
-  const max = Math.max(1, ...Object.values(history));
-  const chart = node("div", { class: "histogram", id: "dice-histogram" });
-  for (let n = 2; n <= 12; n++) {
-    const bar = node("div", { class: "bar" });
-    bar.appendChild(node("span", { class: "fill", style: `height:${(100 * history[String(n)]) / max}%` }));
-    bar.appendChild(node("span", { class: "n" }, `${n}`));
-    bar.title = `${n}: ${history[String(n)]}`;
-    chart.appendChild(bar);
+  const section = $("game-over");
+  const body = $("game-over-body");
+  const view = app.view;
+  if (view.phase !== "game_over") {
+    section.hidden = true;
+    return;
   }
-  panel.appendChild(chart);
-  if (app.seed !== null && app.seed !== undefined) panel.appendChild(node("p", { class: "muted" }, t("seed_revealed", { seed: app.seed })));
+  const wasHidden = section.hidden;
+  section.hidden = false;
+  body.replaceChildren();
+  body.append(node("h2", { id: "winner", text: t("winner", { who: seatName(view.winner) }) }));
+  const table = node("table", { class: "final-scores", id: "final-scores" });
+  table.append(node("thead", {}, node("tr", {},
+    node("th", { text: t("player") }), node("th", { text: t("victory_points") }),
+    node("th", { text: t("vp_cards") }), node("th", { text: t("awards") }))));
+  const tbody = node("tbody");
+  const seats = [...view.seats].sort((a, b) => (b.victory_points ?? 0) - (a.victory_points ?? 0));
+  for (const s of seats) {
+    const awards = [];
+    if (s.longest_road) awards.push(t("longest_road"));
+    if (s.largest_army) awards.push(t("largest_army"));
+    if (s.victory_point_tokens) awards.push(t("vp_tokens", { n: s.victory_point_tokens }));
+    tbody.append(node("tr", { class: s.seat === view.winner ? "winner" : null, "data-seat": s.seat },
+      node("td", {}, swatch(s.seat), node("span", { text: ` ${seatName(s.seat)}` })),
+      node("td", { class: "num", text: String(s.victory_points ?? s.public_victory_points) }),
+      node("td", { class: "num", text: String(s.victory_point_cards ?? 0) }),
+      node("td", { text: awards.join(", ") || "–" })));
+  }
+  table.append(tbody);
+  body.append(table, node("h3", { text: t("histogram") }), histogram(view.dice_history));
+  if (app.seed !== null && app.seed !== undefined) {
+    body.append(node("p", { class: "muted small", id: "seed" , text: t("seed_revealed", { seed: app.seed, commitment: app.seedCommitment || "–" }) }));
+  }
+  if (wasHidden) section.scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
-// ---- log and chat -----------------------------------------------------------------------------------------
+// ---- the game log -------------------------------------------------------------------------------------------
 
-function logEvent(event) {
-  const who = name(event.seat);
-  const params = { ...event, who };
-  if (event.type === "rolled") Object.assign(params, { a: event.dice[0], b: event.dice[1], sum: event.dice[0] + event.dice[1] });
-  if (event.type === "stole") params.victim = name(event.victim);
-  if (event.type === "traded") params.partner = name(event.partner);
-  if (event.type === "discarded") params.n = Object.values(event.cards).reduce((a, b) => a + b, 0);
-  for (const field of ["resource", "give", "get", "card"]) if (typeof event[field] === "string") params[field] = t(event[field]);
-  if (event.type === "produced") {
-    params.detail = Object.entries(event.gains).map(([seat, gains]) => `${name(Number(seat))} +${Object.entries(gains).map(([r, n]) => `${n} ${t(r)}`).join(", ")}`).join("; ") || "–";
+async function fetchLog() {
+  if (app.logLoading) return;
+  app.logLoading = true;
+  try {
+    const response = await fetch(apiUrl(`moves/?since=${app.loggedSeq}`), { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (response.ok) {
+      const data = await response.json();
+      for (const move of data.moves || []) appendMove(move.seq, move.events || []);
+    }
+  } catch (error) {
+    // The log is a convenience; the game itself goes on without it.
+  } finally {
+    app.logLoading = false;
+    const buffered = app.logBuffer.splice(0).sort((a, b) => a.seq - b.seq);
+    for (const move of buffered) appendMove(move.seq, move.events);
   }
-  const text = t(`ev_${event.type}`, params);
-  if (text === `ev_${event.type}`) return;
+}
+
+function logMove(seq, events) {
+  if (app.logLoading) app.logBuffer.push({ seq, events });
+  else if (seq > app.loggedSeq + 1) {
+    app.logBuffer.push({ seq, events });
+    fetchLog();
+  } else appendMove(seq, events);
+}
+
+function appendMove(seq, events) {
+  if (seq <= app.loggedSeq) return;
+  app.loggedSeq = seq;
   const log = $("game-log");
-  log.appendChild(node("li", { "data-type": event.type }, text));
-  log.scrollTop = log.scrollHeight;
+  const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  const private_ = new Set(events.filter((e) => e.type === "stolen_card").map((e) => `${e.seat}:${e.victim}`));
+  for (const event of events) {
+    if (event.type === "stole" && private_.has(`${event.seat}:${event.victim}`)) continue;
+    for (const line of describe(event)) {
+      const seat = line.seat ?? event.seat;
+      const item = node("li", { "data-type": event.type, "data-seq": seq, class: line.cls || null });
+      if (typeof seat === "number" && seat >= 0) item.append(swatch(seat));
+      item.append(node("span", { text: line.text }));
+      log.append(item);
+    }
+  }
+  while (log.childElementCount > LOG_LIMIT) log.firstElementChild.remove();
+  if (stick) log.scrollTop = log.scrollHeight;
+}
+
+function placeName(hexId) {
+  const h = app.view && app.view.board.hexes.find((x) => x.id === hexId);
+  if (!h) return "";
+  return h.token ? `${t(`terrain_${h.terrain}`)} ${h.token}` : t(`terrain_${h.terrain}`);
+}
+
+// One event → zero or more log lines, each {text, seat?, cls?}.
+function describe(e) {
+  const who = seatName(e.seat);
+  const line = (key, params = {}, extra = {}) => [{ text: t(key, { who, ...params }), ...extra }];
+  switch (e.type) {
+    case "rolled":
+      return line("ev_rolled", { sum: e.dice[0] + e.dice[1], a: e.dice[0], b: e.dice[1] }, { cls: "roll" });
+    case "produced": {
+      const entries = Object.entries(e.gains || {});
+      if (!entries.length) return [{ text: t("ev_produced_none"), cls: "muted" }];
+      return entries.map(([seat, gains]) => ({ seat: Number(seat), text: t("ev_produced", { who: seatName(Number(seat)), cards: cardsText(gains) }) }));
+    }
+    case "starting_resources":
+      return line("ev_starting_resources", { cards: cardsText(e.resources) });
+    case "must_discard":
+      return Object.entries(e.counts).map(([seat, n]) => ({ seat: Number(seat), text: t("ev_must_discard", { who: seatName(Number(seat)), n }) }));
+    case "discarded":
+      return line("ev_discarded", { cards: cardsText(e.cards) });
+    case "moved_robber":
+    case "moved_pirate":
+      return line(`ev_${e.type}`, { place: placeName(e.hex) });
+    case "stole":
+      return line("ev_stole", { victim: seatName(e.victim) });
+    case "stolen_card":
+      if (e.seat === app.yourSeat) return line("ev_stolen_card_thief", { victim: seatName(e.victim), resource: t(e.resource) });
+      return line("ev_stolen_card_victim", { resource: t(e.resource) });
+    case "longest_road":
+    case "largest_army":
+      if (e.seat === null || e.seat === undefined || e.seat < 0) return [{ text: t(`ev_${e.type}_none`) }];
+      return line(`ev_${e.type}`, { n: e.length ?? e.knights });
+    case "drew_development":
+      return line("ev_drew_development", { card: t(e.card) });
+    case "played_year_of_plenty":
+      return line("ev_played_year_of_plenty", { cards: e.resources.map((r) => t(r)).join(" + ") });
+    case "played_monopoly":
+      return line("ev_played_monopoly", { resource: t(e.resource), n: e.taken ?? 0 });
+    case "traded_bank":
+      return line("ev_traded_bank", { n: e.count, give: t(e.give), get: t(e.get) });
+    case "trade_offered":
+      return line("ev_trade_offered", { give: cardsText(e.give), get: cardsText(e.get), to: (e.to || []).map(seatName).join(", ") });
+    case "trade_reply":
+      if (e.reply === "counter") return line("ev_trade_counter", { give: cardsText(e.give), get: cardsText(e.get) });
+      return line(`ev_trade_${e.reply}`);
+    case "traded":
+      return line("ev_traded", { partner: seatName(e.partner), give: cardsText(e.give), get: cardsText(e.get) });
+    case "turn_ended":
+      return [{ seat: e.next, text: t("ev_turn", { who: seatName(e.next) }), cls: "turn" }];
+    case "game_won":
+      return line("ev_game_won", { n: (e.victory_points || {})[String(e.seat)] ?? "" }, { cls: "won" });
+    case "gold_owed":
+      return Object.entries(e.counts).map(([seat, n]) => ({ seat: Number(seat), text: t("ev_gold_owed", { who: seatName(Number(seat)), n }) }));
+    case "chose_gold":
+      return line("ev_chose_gold", { cards: cardsText(e.cards) });
+    case "revealed":
+      return line(e.token ? "ev_revealed_token" : "ev_revealed", { terrain: t(`terrain_${e.terrain}`), n: e.token });
+    case "token_drawn":
+      return line("ev_token_drawn", { n: e.token });
+    case "moved_token":
+      return line("ev_moved_token", { n: e.token });
+    case "island_bonus":
+      return line("ev_island_bonus", { n: e.points });
+    default: {
+      const key = `ev_${e.type}`;
+      const text = t(key, { who });
+      return text === key ? [] : [{ text }];
+    }
+  }
+}
+
+// ---- chat ---------------------------------------------------------------------------------------------------
+
+async function loadChat() {
+  try {
+    const response = await fetch(apiUrl("chat/"), { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (!response.ok) return;
+    const messages = await response.json();
+    for (const message of messages) app.chat.set(message.id, message);
+    renderChat();
+  } catch (error) {
+    // Chat history is optional; live messages still arrive over the socket.
+  }
 }
 
 function addChat(message) {
-  const item = node("li");
-  item.appendChild(node("strong", {}, `${message.user}: `));
-  item.appendChild(document.createTextNode(message.text));
-  $("chat-log").appendChild(item);
-  $("chat-log").scrollTop = $("chat-log").scrollHeight;
+  if (app.chat.has(message.id)) return;
+  app.chat.set(message.id, message);
+  renderChat();
 }
+
+function renderChat() {
+  const list = $("chat-log");
+  const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  list.replaceChildren();
+  const messages = [...app.chat.values()].sort((a, b) => a.id - b.id).slice(-200);
+  for (const message of messages) {
+    const at = message.at ? new Date(message.at) : null;
+    const item = node("li", { "data-id": message.id });
+    if (at && !Number.isNaN(at.getTime())) {
+      item.append(node("time", { datetime: message.at, text: at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) }));
+    }
+    item.append(node("strong", { text: message.user || t("someone") }));
+    // textContent, never innerHTML: chat text is whatever a player typed.
+    item.append(node("span", { class: message.hidden ? "chat-text muted" : "chat-text", text: message.hidden ? t("chat_hidden") : message.text }));
+    list.append(item);
+  }
+  if (stick) list.scrollTop = list.scrollHeight;
+}
+
+// ---- flash messages -----------------------------------------------------------------------------------------
 
 function flash(text) {
   const f = $("flash");
   f.textContent = text;
   f.hidden = false;
   clearTimeout(flash.timer);
-  flash.timer = setTimeout(() => { f.hidden = true; }, 4000);
+  flash.timer = setTimeout(() => { f.hidden = true; }, 5000);
 }
 
-async function loadChat() {
-  const response = await fetch(`/api/games/${gameId}/chat/?invite=${encodeURIComponent(invite)}`);
-  if (!response.ok) return;
-  for (const message of await response.json()) addChat(message.hidden ? { ...message, text: "—" } : message);
+// ---- start --------------------------------------------------------------------------------------------------
+
+function start() {
+  const form = $("chat-form");
+  if (form) {
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = $("chat-input");
+      const text = input.value.trim();
+      if (!text) return;
+      if (!send({ type: "chat", text: text.slice(0, 500) })) {
+        flash(t("offline"));
+        return;
+      }
+      input.value = "";
+    });
+  }
+  $("dialog").addEventListener("click", (event) => {
+    if (event.target === $("dialog") && app.dialog && app.dialog.closable) closeDialog();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && app.dialog && app.dialog.closable) closeDialog();
+  });
+  window.addEventListener("online", () => { if (!app.socket) connect(); });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && !app.socket) connect();
+  });
+  setInterval(heartbeat, HEARTBEAT_MS);
+  setConnection("connecting");
+  connect();
 }
 
-$("chat-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const input = $("chat-input");
-  if (!input.value.trim()) return;
-  send({ type: "chat", text: input.value.slice(0, 500) });
-  input.value = "";
-});
-document.addEventListener("keydown", (e) => { if (e.key === "Escape") { closeDialog(); app.pending = null; render(); } });
-
-loadChat();
-connect();
+start();
