@@ -1,0 +1,516 @@
+"""One test per Seafarers rule of RULES.md §9–§10, on constructed positions over small test maps."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from rules import placement
+from rules.constants import GOLD, ROAD_BUILDING, SEA
+from rules.geometry import ring
+from rules.seafarers import movable_ships, token_sources
+
+from .positions import give, hand, main_phase, roll, settle
+from .seafarers_maps import SMALL_ISLANDS, THIRD, bag_spec, crossing_spec, isles_spec
+
+
+def new(sea_maps, spec, players=4, **options):
+    key = sea_maps(spec)
+    return rules.new_game(scenario=key, players=players, seed=3, options={"seat_order": "fixed", **options})
+
+
+def topo(state):
+    return state.derived.topo
+
+
+def hx(state, coordinate):
+    return topo(state).hex_index[tuple(coordinate)]
+
+
+def coastal_vertex(state, land_hex, sea_hex):
+    """A vertex shared by a land hex and a sea hex."""
+    shared = set(topo(state).hex_vertices[land_hex]) & set(topo(state).hex_vertices[sea_hex])
+    return min(shared)
+
+
+def ship(state, seat, *edges):
+    for e in edges:
+        placement.put_edge_piece(state, seat, e, ship=True)
+    state.version += 1
+
+
+def sea_path(state, start, length, avoid=frozenset()):
+    """Vertices of a path of `length` ship edges from `start`, heading away from the main island."""
+    t = topo(state)
+
+    def walk(path):
+        if len(path) == length + 1:
+            return path
+        options = []
+        for n in t.vertex_neighbors[path[-1]]:
+            e = next(e for e in t.vertex_edges[path[-1]] if n in t.edge_vertices[e])
+            if n not in path and n not in avoid and state.derived.ship_edge[e] and state.edge_owner[e] == -1:
+                options.append((-sum(abs(c) for c in t.vertex_points[n]), n))
+        for _, n in sorted(options):
+            found = walk([*path, n])
+            if found:
+                return found
+        return None
+
+    return walk([start])
+
+
+def edges(state, vertices):
+    t = topo(state)
+    return [
+        next(e for e in t.vertex_edges[a] if b in t.edge_vertices[e])
+        for a, b in zip(vertices, vertices[1:], strict=False)
+    ]
+
+
+def refuse(state, seat, action):
+    before = rules.dump(state)
+    with pytest.raises(rules.IllegalAction):
+        rules.apply(state, seat, action)
+    assert rules.dump(state) == before
+
+
+@pytest.fixture
+def isles(sea_maps):
+    """Seat 0 has a coastal settlement on the main island's edge, after rolling."""
+    state = new(sea_maps, isles_spec("isles_plain", island_bonus=[1, 2]))
+    main_phase(state)
+    land, sea = hx(state, ring(1)[0]), hx(state, ring(2)[0])
+    vertex = coastal_vertex(state, land, sea)
+    settle(state, 0, vertex)
+    return state, vertex
+
+
+# --- ships -------------------------------------------------------------------------------------------
+
+
+def test_a_ship_costs_lumber_and_wool_and_sits_only_on_sea_or_coast_edges(isles):
+    state, vertex = isles
+    state.pirate = -1
+    give(state, 0, lumber=1, wool=1)
+    options = [a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_ship"]
+    assert options and all(state.derived.ship_edge[e] for e in options)
+    assert all(vertex in topo(state).edge_vertices[e] for e in options)
+    for e in options:
+        assert any(state.terrain[h] == SEA for h in topo(state).edge_hexes[e])
+    rules.apply(state, 0, {"type": "build_ship", "edge": options[0]})
+    assert sum(state.hands[0]) == 0 and state.edge_ship[options[0]] and state.supply[0]["ships"] == 14
+
+
+def test_ship_lines_extend_and_branch(isles):
+    state, vertex = isles
+    state.pirate = -1
+    path = sea_path(state, vertex, 2)
+    ship(state, 0, *edges(state, path))
+    give(state, 0, lumber=2, wool=2)
+    options = {a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_ship"}
+    from_middle = {e for e in topo(state).vertex_edges[path[1]] if state.edge_owner[e] == -1}
+    from_end = {e for e in topo(state).vertex_edges[path[2]] if state.edge_owner[e] == -1}
+    assert from_middle & options and from_end & options
+
+
+def test_a_ship_is_blocked_by_the_pirate_when_placed(isles):
+    state, vertex = isles
+    sea = next(h for h in topo(state).vertex_hexes[vertex] if state.terrain[h] == SEA)
+    state.pirate = sea
+    give(state, 0, lumber=1, wool=1)
+    options = {a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_ship"}
+    assert not options & set(topo(state).hex_edges[sea])
+    refuse(
+        state,
+        0,
+        {
+            "type": "build_ship",
+            "edge": next(iter(set(topo(state).hex_edges[sea]) & set(topo(state).vertex_edges[vertex]))),
+        },
+    )
+
+
+def test_a_ship_next_to_the_pirate_cannot_move_away_nor_move_next_to_it(isles):
+    state, vertex = isles
+    state.pirate = -1
+    path = sea_path(state, vertex, 2)
+    line = edges(state, path)
+    ship(state, 0, *line)
+    assert movable_ships(state, 0) == [line[-1]]
+    blocking = next(h for h in topo(state).edge_hexes[line[-1]] if state.terrain[h] == SEA)
+    state.pirate = blocking
+    state.version += 1
+    assert movable_ships(state, 0) == []
+    assert not [a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship"]
+    # Elsewhere, destinations on the pirate's edges are never offered.
+    state.pirate = hx(state, ring(2)[6])
+    state.version += 1
+    destinations = {a["to"] for a in rules.legal_actions(state, 0) if a["type"] == "move_ship"}
+    assert destinations and not destinations & set(topo(state).hex_edges[state.pirate])
+
+
+def test_moving_a_ship_of_a_closed_line_is_refused(isles):
+    state, vertex = isles
+    state.pirate = -1
+    path = sea_path(state, vertex, 3)
+    line = edges(state, path)
+    ship(state, 0, *line)
+    assert movable_ships(state, 0) == [line[-1]]
+    settle(state, 0, path[-1])  # the line now links two settlements: closed
+    assert movable_ships(state, 0) == []
+    refuse(state, 0, {"type": "move_ship", "from": line[-1], "to": line[-1]})
+
+
+def test_moving_a_ship_built_this_turn_is_refused_and_only_one_move_per_turn(isles):
+    state, vertex = isles
+    state.pirate = -1
+    path = sea_path(state, vertex, 2)
+    line = edges(state, path)
+    ship(state, 0, line[0])
+    give(state, 0, lumber=1, wool=1)
+    rules.apply(state, 0, {"type": "build_ship", "edge": line[1]})
+    assert line[1] not in movable_ships(state, 0)
+    assert not [a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship" and a["from"] == line[1]]
+    rules.apply(state, 0, {"type": "end_turn"})
+    main_phase(state, 0)
+    move = next(a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship")
+    rules.apply(state, 0, move)
+    assert not [a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship"]
+    refuse(state, 0, {"type": "move_ship", "from": move["to"], "to": move["from"]})
+
+
+def test_a_road_never_continues_a_ship_without_a_settlement(isles):
+    state, vertex = isles
+    state.pirate = -1
+    island = hx(state, THIRD[0])
+    target = next(
+        v for v in topo(state).hex_vertices[island] if any(state.terrain[h] == SEA for h in topo(state).vertex_hexes[v])
+    )
+    # A ship of seat 0 ends on the small island's coast, with no settlement there.
+    line = [e for e in topo(state).vertex_edges[target] if state.derived.ship_edge[e]]
+    ship(state, 0, line[0])
+    give(state, 0, lumber=1, brick=1)
+    roads = {a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_road"}
+    assert not roads & set(topo(state).vertex_edges[target])
+    assert not roads & set(topo(state).vertex_edges[topo(state).edge_vertices[line[0]][0]]) - set(
+        topo(state).vertex_edges[vertex]
+    )
+
+
+def test_a_settlement_founded_from_a_ship_line_and_the_island_bonus(isles):
+    state, vertex = isles
+    state.pirate = -1
+    island = hx(state, THIRD[0])
+    target = min(topo(state).hex_vertices[island])
+    e = next(e for e in topo(state).vertex_edges[target] if state.derived.ship_edge[e])
+    ship(state, 0, e)
+    give(state, 0, lumber=1, brick=1, wool=1, grain=1)
+    spots = {a["vertex"] for a in rules.legal_actions(state, 0) if a["type"] == "build_settlement"}
+    reached = set(topo(state).edge_vertices[e]) & set(topo(state).hex_vertices[island])
+    assert reached & spots
+    spot = min(reached & spots)
+    events = rules.apply(state, 0, {"type": "build_settlement", "vertex": spot})
+    assert {"type": "island_bonus", "seat": 0, "vertex": spot, "points": 1} in events
+    assert state.vp_tokens[0] == 1 and rules.victory_points(state, 0) == 3
+
+
+def test_the_foreign_island_bonus_is_once_per_island_and_two_for_later_islands(isles):
+    state, vertex = isles
+    state.home_islands[0] = [state.derived.island_of_hex[hx(state, (0, 0))]]
+    state.islands_settled[0] = list(state.home_islands[0])
+    events = []
+    first = hx(state, THIRD[0])
+    second = hx(state, THIRD[12])
+    v1, v1b = topo(state).hex_vertices[first][0], topo(state).hex_vertices[first][3]
+    v2 = topo(state).hex_vertices[second][0]
+    from rules.seafarers import settle_island
+
+    for v in (v1, v1b, v2):
+        placement.put_settlement(state, 0, v)
+        settle_island(state, 0, v, False, events)
+    assert [e["points"] for e in events] == [1, 2]  # Four Islands: 1 for the first, 2 for each later one
+    assert state.vp_tokens[0] == 3
+
+
+# --- set-up ------------------------------------------------------------------------------------------
+
+
+def test_a_coastal_setup_settlement_may_take_a_ship_instead_of_a_road(sea_maps):
+    state = new(sea_maps, isles_spec("isles_setup"))
+    land, sea = hx(state, ring(1)[0]), hx(state, ring(2)[0])
+    vertex = coastal_vertex(state, land, sea)
+    rules.apply(state, 0, {"type": "build_settlement", "vertex": vertex})
+    kinds = {a["type"] for a in rules.legal_actions(state, 0)}
+    assert kinds == {"build_road", "build_ship"}
+    ship_edge = next(a for a in rules.legal_actions(state, 0) if a["type"] == "build_ship")
+    rules.apply(state, 0, ship_edge)
+    assert state.edge_ship[ship_edge["edge"]] and state.phase == "setup_settlement"
+
+
+def test_four_islands_coastal_setup_settlement_must_take_a_ship(sea_maps):
+    state = new(sea_maps, isles_spec("isles_four", setup_ship_required=True))
+    land, sea = hx(state, ring(1)[0]), hx(state, ring(2)[0])
+    rules.apply(state, 0, {"type": "build_settlement", "vertex": coastal_vertex(state, land, sea)})
+    assert {a["type"] for a in rules.legal_actions(state, 0)} == {"build_ship"}
+
+
+def test_setup_settlements_only_in_the_setup_area(sea_maps):
+    state = new(sea_maps, isles_spec("isles_area"))
+    main = {hx(state, h) for h in [(0, 0), *ring(1)]}
+    for action in rules.legal_actions(state, 0):
+        land = [h for h in topo(state).vertex_hexes[action["vertex"]] if state.derived.land_hex[h]]
+        assert land and all(h in main for h in land)
+
+
+def test_a_gold_choice_at_setup(sea_maps):
+    state = new(sea_maps, isles_spec("isles_gold"))
+    gold = next(h for h, t in enumerate(state.terrain) if t == GOLD and h in {hx(state, c) for c in ring(1)})
+    for _ in range(4):
+        seat = rules.to_move(state)[0]
+        options = [a for a in rules.legal_actions(state, seat) if gold not in topo(state).vertex_hexes[a["vertex"]]]
+        rules.apply(state, seat, options[0])
+        rules.apply(state, seat, rules.legal_actions(state, seat)[0])
+    seat = rules.to_move(state)[0]
+    at_gold = next(a for a in rules.legal_actions(state, seat) if gold in topo(state).vertex_hexes[a["vertex"]])
+    rules.apply(state, seat, at_gold)
+    assert state.phase == "gold" and rules.to_move(state) == [seat] and state.gold_owed[seat] == 1
+    refuse(state, seat, {"type": "choose_gold", "cards": {"ore": 2}})
+    before = sum(state.hands[seat])
+    rules.apply(state, seat, {"type": "choose_gold", "cards": {"ore": 1}})
+    assert sum(state.hands[seat]) == before + 1 and state.phase == "setup_road"
+
+
+def test_a_city_on_gold_chooses_two_possibly_different_resources(isles):
+    state, _ = isles
+    gold = next(h for h, t in enumerate(state.terrain) if t == GOLD and state.tokens[h] == 4)
+    v = next(v for v in topo(state).hex_vertices[gold] if placement.distance_rule_ok(state, v))
+    settle(state, 1, v, city=True)
+    roll(state, 4)
+    assert state.phase == "gold" and state.gold_owed[1] == 2
+    rules.apply(state, 1, {"type": "choose_gold", "cards": {"wool": 1, "ore": 1}})
+    assert hand(state, 1) == {"wool": 1, "ore": 1} and state.phase == "main"
+
+
+# --- development, robber, pirate ------------------------------------------------------------------------
+
+
+def test_road_building_may_place_ships(isles):
+    state, vertex = isles
+    state.pirate = -1
+    state.development[0][ROAD_BUILDING] = 1
+    state.version += 1
+    rules.apply(state, 0, {"type": "play_road_building"})
+    first = next(a for a in rules.legal_actions(state, 0) if a["type"] == "build_ship")
+    rules.apply(state, 0, first)
+    second = next(a for a in rules.legal_actions(state, 0) if a["type"] == "build_road")
+    rules.apply(state, 0, second)
+    assert state.phase == "main" and state.supply[0]["ships"] == 14 and state.supply[0]["roads"] == 14
+
+
+def test_the_robber_starts_off_the_board_without_a_desert_and_goes_on_land_only(isles):
+    state, _ = isles
+    fresh = rules.new_game(scenario="isles_plain", players=4, seed=1)
+    assert fresh.robber == -1 and rules.view(fresh, None)["board"]["robber"] is None
+    roll(state, 7)
+    robber = [a["hex"] for a in rules.legal_actions(state, 0) if a["type"] == "move_robber"]
+    assert robber and all(state.derived.land_hex[h] for h in robber)
+
+
+def test_the_pirate_variant_moves_the_pirate_and_steals_from_ship_owners(isles):
+    state, vertex = isles
+    state.pirate = -1
+    path = sea_path(state, vertex, 1)
+    ship(state, 1, *edges(state, path))
+    target = next(h for h in topo(state).edge_hexes[edges(state, path)[0]] if state.terrain[h] == SEA)
+    state.pirate = hx(state, ring(2)[6])
+    give(state, 1, ore=2)
+    roll(state, 7)
+    options = [a for a in rules.legal_actions(state, 0) if a["type"] == "move_pirate"]
+    assert {"type": "move_pirate", "hex": target} in options  # seed rule: from each owner, no choice
+    rules.apply(state, 0, {"type": "move_pirate", "hex": target})
+    assert hand(state, 0) == {"ore": 1} and state.pirate == target
+
+
+def test_the_pirate_steal_option_one_chosen_player(sea_maps):
+    state = new(sea_maps, isles_spec("isles_pirate_one"), pirate_steal="one")
+    main_phase(state)
+    land, sea = hx(state, ring(1)[0]), hx(state, ring(2)[0])
+    vertex = coastal_vertex(state, land, sea)
+    settle(state, 1, vertex)
+    e = next(e for e in topo(state).vertex_edges[vertex] if state.derived.ship_edge[e])
+    ship(state, 1, e)
+    give(state, 1, ore=1)
+    roll(state, 7)
+    target = next(h for h in topo(state).edge_hexes[e] if state.terrain[h] == SEA)
+    assert {"type": "move_pirate", "hex": target, "victim": 1} in rules.legal_actions(state, 0)
+
+
+# --- longest trade route -------------------------------------------------------------------------------
+
+
+def test_the_trade_route_joins_roads_and_ships_only_through_a_settlement(isles):
+    state, vertex = isles
+    state.pirate = -1
+    sea_line = sea_path(state, vertex, 3)
+    ship(state, 0, *edges(state, sea_line))
+    land_edges = [
+        e for e in topo(state).vertex_edges[vertex] if state.derived.road_edge[e] and state.edge_owner[e] == -1
+    ]
+    placement.put_edge_piece(state, 0, land_edges[0], ship=False)
+    assert rules.longest_road.trail_length(state, 0) == 4
+    state.vertex_owner[vertex] = -1  # without the settlement the road and the ships do not join
+    state.seat_buildings[0].remove(vertex)
+    assert rules.longest_road.trail_length(state, 0) == 3
+
+
+# --- Oceania: discovery ----------------------------------------------------------------------------------
+
+
+def test_an_oceania_reveal_gives_the_resource(sea_maps):
+    state = new(sea_maps, isles_spec("isles_fog", reveal=True))
+    main_phase(state)
+    state.pirate = -1
+    fog = hx(state, THIRD[9])
+    assert state.terrain[fog] == rules.constants.FOG
+    assert (
+        "hidden_terrain" not in str(rules.view(state, 0))
+        and rules.view(state, 0)["board"]["hexes"][fog]["token"] is None
+    )
+    target = topo(state).hex_vertices[fog][0]
+    # A ship line already ends next to the fog; one more ship reaches it.
+    e = next(e for e in topo(state).vertex_edges[target] if state.derived.ship_edge[e])
+    other = next(v for v in topo(state).edge_vertices[e] if v != target)
+    settle(state, 0, other)
+    give(state, 0, lumber=1, wool=1)
+    events = rules.apply(state, 0, {"type": "build_ship", "edge": e})
+    revealed = next(ev for ev in events if ev["type"] == "revealed")
+    assert revealed["terrain"] == "fields" and revealed["token"] == 8 and revealed["resource"] == "grain"
+    assert state.terrain[fog] == rules.constants.FIELDS and state.tokens[fog] == 8
+    assert hand(state, 0) == {"grain": 1}
+
+
+# --- The Great Crossing: trade lines ------------------------------------------------------------------------
+
+
+def crossing_position(sea_maps):
+    """The strait's sea hex (0, 0): its corners 3, 4, 5 touch the west island, 0, 1, 2 the east one."""
+    state = new(sea_maps, crossing_spec())
+    main_phase(state)
+    state.pirate = -1
+    corners = topo(state).hex_vertices[hx(state, (0, 0))]
+    return state, corners
+
+
+def place(state, seat, corners, a, b, ship, serial):
+    e = edges(state, [corners[a], corners[b]])[0]
+    placement.put_edge_piece(state, seat, e, ship=ship)
+    state.edge_serial[e] = serial
+    return e
+
+
+def test_a_great_crossing_indirect_line_belongs_to_the_majority(sea_maps):
+    state, c = crossing_position(sea_maps)
+    settle(state, 0, c[4])
+    settle(state, 1, c[1])
+    place(state, 1, c, 0, 1, ship=False, serial=1)  # seat 1's road from its settlement to the coast
+    place(state, 0, c, 4, 5, ship=True, serial=2)
+    place(state, 0, c, 5, 0, ship=True, serial=3)  # seat 0's ships reach the road: the line is made
+    events = []
+    rules.seafarers.update_trade_lines(state, events)
+    assert state.trade_lines == [[min(c[4], c[1]), max(c[4], c[1]), 0]]
+    assert events == [{"type": "trade_line", "seat": 0, "vertices": [min(c[4], c[1]), max(c[4], c[1])]}]
+    assert rules.victory_points(state, 0) == 2 and rules.victory_points(state, 1) == 1
+
+
+@pytest.mark.parametrize("joiner", [0, 1])
+def test_a_great_crossing_tie_goes_to_the_player_who_joined(sea_maps, joiner):
+    state, c = crossing_position(sea_maps)
+    settle(state, 0, c[5])
+    settle(state, 1, c[1])
+    ship_serial, road_serial = (2, 1) if joiner == 0 else (1, 2)
+    line_ship = place(state, 0, c, 5, 0, ship=True, serial=ship_serial)
+    place(state, 1, c, 0, 1, ship=False, serial=road_serial)
+    events = []
+    rules.seafarers.update_trade_lines(state, events)
+    assert state.trade_lines[0][2] == joiner
+    # A line broken by a moved ship loses its token.
+    rules.seafarers.lift_ship(state, 0, line_ship)
+    rules.seafarers.update_trade_lines(state, events)
+    assert state.trade_lines == [] and events[-1]["type"] == "trade_line_lost"
+
+
+def test_a_trade_line_may_not_pass_through_another_building(sea_maps):
+    state, c = crossing_position(sea_maps)
+    settle(state, 0, c[4])
+    settle(state, 1, c[1])
+    settle(state, 2, c[0])  # a third building on the way
+    place(state, 0, c, 4, 5, ship=True, serial=1)
+    place(state, 0, c, 5, 0, ship=True, serial=2)
+    place(state, 1, c, 0, 1, ship=False, serial=3)
+    rules.seafarers.update_trade_lines(state, [])
+    linked = {tuple(line[:2]) for line in state.trade_lines}
+    assert (min(c[4], c[1]), max(c[4], c[1])) not in linked
+    assert (min(c[4], c[0]), max(c[4], c[0])) in linked
+
+
+def test_great_crossing_setup_settlements_on_one_island(sea_maps):
+    state = new(sea_maps, crossing_spec())
+    west_vertex = next(a["vertex"] for a in rules.legal_actions(state, 0) if state.derived.vertex_islands[a["vertex"]])
+    home = state.derived.vertex_islands[west_vertex]
+    rules.apply(state, 0, {"type": "build_settlement", "vertex": west_vertex})
+    rules.apply(state, 0, rules.legal_actions(state, 0)[0])
+    for seat in (1, 2, 3, 3, 2, 1):
+        while rules.to_move(state) == [seat]:
+            rules.apply(state, seat, rules.legal_actions(state, seat)[0])
+    second = rules.legal_actions(state, 0)
+    assert second and all(state.derived.vertex_islands[a["vertex"]] & home for a in second)
+
+
+# --- Greater Catan: the token bag ----------------------------------------------------------------------------
+
+
+def test_greater_catan_bag_then_moving_tokens_under_relaxed_constraints(sea_maps):
+    state = new(sea_maps, bag_spec())
+    main_phase(state)
+    state.pirate = -1
+    assert state.supply[0]["cities"] == 8
+    t = topo(state)
+    small = [hx(state, h) for h in SMALL_ISLANDS]
+    assert all(state.tokens[h] == 0 for h in small)
+    # Seat 0 owns a main-island settlement on the 6 (centre) and the 8 (forest).
+    centre = hx(state, (0, 0))
+    settle(state, 0, t.hex_vertices[centre][0])
+    events = []
+    for h in small:
+        coast = t.hex_vertices[h][0]
+        e = next(e for e in t.vertex_edges[coast] if state.derived.ship_edge[e] and state.edge_owner[e] == -1)
+        placement.put_edge_piece(state, 0, e, ship=True)
+        rules.seafarers.reach(state, 0, e, events)
+        if state.phase == "place_token":
+            break
+    drawn = [ev for ev in events if ev["type"] == "token_drawn"]
+    assert sorted(ev["token"] for ev in drawn) == [2, 3] and state.token_bag == []
+    assert state.phase == "place_token" and state.pending_tokens
+    sources = token_sources(state, 0)
+    # (a) first: a hex where seat 0 has a building.
+    assert all(any(state.vertex_owner[v] == 0 for v in t.hex_vertices[h]) for h in sources)
+    state.version += 1
+    action = rules.legal_actions(state, 0)[0]
+    destination = state.pending_tokens[0]
+    moved = state.tokens[action["hex"]]
+    rules.apply(state, 0, action)
+    assert state.tokens[destination] == moved and state.tokens[action["hex"]] == 0
+
+
+def test_greater_catan_fallback_drops_the_building_constraint_first(sea_maps):
+    state = new(sea_maps, bag_spec())
+    main_phase(state)
+    state.token_bag = []
+    state.pending_tokens = [hx(state, THIRD[12])]
+    state.phase = "place_token"
+    state.version += 1
+    # Seat 0 has no building anywhere: (a) cannot hold, so sources come from (b) and (c).
+    sources = token_sources(state, 0)
+    main = state.derived.setup_hexes
+    assert sources and all(h in main and state.tokens[h] for h in sources)
