@@ -77,7 +77,8 @@ DATABASES = {"default": database_config(os.environ, BASE_DIR)}
 # The browser tests run the site in a second process: it needs the test database's name spelled out (and, with
 # SQLite, a file rather than memory).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # One file per test process, so two test runs on one machine never share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -95,6 +96,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
 BOT_LIVE_DELAY_SECONDS = env.float("BOT_LIVE_DELAY_SECONDS", default=0.8)
+CELERY_BEAT_SCHEDULE = {
+    "clocks": {"task": "games.clocks_tick", "schedule": 60.0},
+    "outbox": {"task": "games.notifications_flush", "schedule": 60.0},
+    "digest": {"task": "games.notifications_digest", "schedule": 86400.0},
+}
+LOGIN_LINK_MAX_AGE = env.int("LOGIN_LINK_MAX_AGE", default=14 * 86400)  # seconds a link in an email stays valid
+VACATION_LIMIT_DAYS = env.int("VACATION_LIMIT_DAYS", default=14)  # per player and game
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [

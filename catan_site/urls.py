@@ -1,7 +1,6 @@
-from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog, set_language
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from .health import healthz
@@ -9,7 +8,6 @@ from .health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("i18n/setlang/", set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
@@ -19,5 +17,3 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("games.urls")),
 ]
-
-__all__ = ["urlpatterns", "i18n_patterns"]

@@ -79,4 +79,41 @@ class GameCreateForm(forms.Form):
             "visibility": data["visibility"],
             "clock": data["clock"],
             "move_seconds": (data.get("move_hours") or 24) * 3600 if asynchronous else None,
+            "timeout_policy": data["timeout_policy"],
         }
+
+
+RESOURCE_CHOICES = [("", "—")] + [(r, _(r)) for r in ("lumber", "brick", "wool", "grain", "ore")]
+
+
+class StandingOrdersForm(forms.Form):
+    discard_first = forms.ChoiceField(label=_("Discard first after a 7"), choices=RESOURCE_CHOICES, required=False)
+    discard_then = forms.ChoiceField(label=_("Then"), choices=RESOURCE_CHOICES, required=False)
+    auto_decline_trades = forms.BooleanField(label=_("Decline every trade offer"), required=False)
+    gold_first = forms.ChoiceField(label=_("Gold: take first"), choices=RESOURCE_CHOICES, required=False)
+    gold_then = forms.ChoiceField(label=_("Then"), choices=RESOURCE_CHOICES, required=False)
+
+    @staticmethod
+    def initial_for(seat: Seat) -> dict:
+        orders = seat.standing_orders or {}
+        discard = [*orders.get("discard_priority", []), "", ""]
+        gold = [*orders.get("gold_default", []), "", ""]
+        return {
+            "discard_first": discard[0],
+            "discard_then": discard[1],
+            "auto_decline_trades": orders.get("auto_decline_trades", False),
+            "gold_first": gold[0],
+            "gold_then": gold[1],
+        }
+
+    def orders(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "discard_priority": [r for r in (data["discard_first"], data["discard_then"]) if r],
+            "gold_default": [r for r in (data["gold_first"], data["gold_then"]) if r],
+            "auto_decline_trades": data["auto_decline_trades"],
+        }
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label=_("Days away"), min_value=1, max_value=30)

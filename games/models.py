@@ -13,6 +13,12 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
 
 
+class TimeoutPolicy(models.TextChoices):
+    BOT = "bot", _("A bot plays that decision")
+    SKIP = "skip", _("The turn is skipped")
+    REPLACE = "replace", _("A bot takes the seat")
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
@@ -49,7 +55,9 @@ class Game(models.Model):
     seed_commitment = models.CharField(max_length=64, blank=True)
     state = models.JSONField(null=True, blank=True)  # rules.dump() of the current position
     seq = models.PositiveIntegerField(default=0)  # number of accepted moves
-    deadline = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)  # when the current decision times out (async)
+    reminded_seq = models.PositiveIntegerField(null=True, blank=True)  # the seq whose reminder went out
+    timeout_policy = models.CharField(max_length=8, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
@@ -71,6 +79,11 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=12, choices=Bot.choices, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Play by email: vacation pauses the seat's clock, up to a limit per game.
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_used_seconds = models.PositiveIntegerField(default=0)
+    # Standing orders the server applies at once when the decision comes (see games.standing_orders).
+    standing_orders = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["index"]
@@ -132,3 +145,38 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return self.text[:40]
+
+
+class Notification(models.Model):
+    """A durable outbox row: written in the move's transaction, sent (once) by a Celery task or the flusher."""
+
+    class Kind(models.TextChoices):
+        TURN = "turn", _("Your turn")
+        DISCARD = "discard", _("Discard after a 7")
+        TRADE = "trade", _("A trade offer awaits your answer")
+        GOLD = "gold", _("Choose your gold")
+        DECISION = "decision", _("A decision awaits you")
+        REMINDER = "reminder", _("Reminder: your time is running out")
+        TIMEOUT = "timeout", _("Your time ran out")
+        GAME_OVER = "game_over", _("The game is over")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    seq = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    created_at = models.DateTimeField()
+    send_after = models.DateTimeField()  # later than created_at during the user's quiet hours
+    digest = models.BooleanField(default=False)  # gathered into the daily digest instead of sent alone
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq", "user", "kind"], name="unique_notification_per_move")
+        ]
+        indexes = [models.Index(fields=["sent_at", "send_after"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id} on {self.game_id}:{self.seq}"

@@ -33,9 +33,21 @@ def games_for_user(user) -> list[dict[str, Any]]:
     for game in games:
         seat = seat_of(game, user)
         waiting_on_me = False
+        waiting_for: list[str] = []
         if game.status == Game.Status.ACTIVE and game.state and seat is not None:
-            waiting_on_me = seat.index in rules.to_move(rules.load(game.state))
-        rows.append({"game": game, "seat": seat, "waiting_on_me": waiting_on_me})
+            to_move = rules.to_move(rules.load(game.state))
+            waiting_on_me = seat.index in to_move
+            names = {s.index: (s.user.label if s.user else f"🤖 {s.index + 1}") for s in game.seats.all()}
+            waiting_for = [names[i] for i in to_move if i != seat.index]
+        rows.append(
+            {
+                "game": game,
+                "seat": seat,
+                "waiting_on_me": waiting_on_me,
+                "waiting_for": waiting_for,
+                "deadline": game.deadline,
+            }
+        )
     order = {Game.Status.ACTIVE: 1, Game.Status.WAITING: 2, Game.Status.PAUSED: 3}
     rows.sort(key=lambda r: (not r["waiting_on_me"], order.get(r["game"].status, 4), -r["game"].pk))
     return rows
@@ -57,11 +69,14 @@ def game_view(game: Game, user) -> dict[str, Any]:
         "your_seat": index,
         "seed_commitment": game.seed_commitment,
         "seed": game.seed if game.status == Game.Status.FINISHED else None,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "timeout_policy": game.timeout_policy,
         "seats": [
             {
                 "index": s.index,
                 "user": s.user.label if s.user else None,
                 "bot": s.bot or None,
+                "vacation_until": s.vacation_until.isoformat() if s.vacation_until else None,
             }
             for s in game.seats.all()
         ],

@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 import rules
 from rules.chance import seed_commitment
 
-from . import broadcast
+from . import broadcast, clocks, notifications, standing_orders
 from .errors import GameError
-from .models import ChatMessage, Game, Move, Seat
+from .models import ChatMessage, Game, Move, Seat, TimeoutPolicy
 
 MAX_ACTION_BYTES = 4096
 
@@ -52,6 +52,7 @@ def game_create(
     visibility: str = Game.Visibility.PUBLIC,
     clock: str = Game.Clock.LIVE,
     move_seconds: int | None = None,
+    timeout_policy: str = TimeoutPolicy.BOT,
     name: str = "",
 ) -> Game:
     options = dict(options or {})
@@ -65,6 +66,8 @@ def game_create(
         raise GameError("bad_bot_level", _("Unknown bot level."))
     if visibility not in Game.Visibility.values:
         raise GameError("bad_visibility", _("Visibility is public or private."))
+    if timeout_policy not in TimeoutPolicy.values:
+        raise GameError("bad_timeout_policy", _("The timeout policy is bot, skip or replace."))
     if clock not in Game.Clock.values:
         raise GameError("bad_clock", _("The clock is live or async."))
     if clock == Game.Clock.ASYNC:
@@ -81,6 +84,7 @@ def game_create(
             visibility=visibility,
             clock=clock,
             move_seconds=move_seconds,
+            timeout_policy=timeout_policy,
             created_by=creator,
         )
         for index in range(seat_count):
@@ -150,8 +154,16 @@ def game_start(*, game_id: int, user) -> Game:
         game.state = rules.dump(state)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()
+        seats = {s.index: s for s in game.seats.select_related("user")}
+        game.deadline = clocks.deadline_for(game, state, seats)
         game.save()
-        transaction.on_commit(lambda: broadcast.after_move(game.pk, state, game.seq, []))
+        ids = notifications.create_for_move(game, state, 0)
+
+        def after_commit() -> None:
+            broadcast.after_move(game.pk, state, game.seq, [])
+            notifications.queue(ids)
+
+        transaction.on_commit(after_commit)
     return game
 
 
@@ -191,37 +203,97 @@ def move_submit(
                 extra={"seq": game.seq},
             )
         state = rules.load(game.state)
-        try:
-            events = rules.apply(state, seat.index, action)
-        except rules.IllegalAction as error:
-            raise GameError(error.code, error.message) from None
-        game.seq += 1
-        try:
-            with transaction.atomic():
-                Move.objects.create(
-                    game=game,
-                    seq=game.seq,
-                    seat=seat.index,
-                    action=action,
-                    events=events,
-                    idempotency_key=idempotency_key,
-                    user=user if bot_seat is None else None,
-                )
-        except IntegrityError:
-            raise GameError(
-                "conflict", _("Another move was recorded at the same time; try again."), status=409
-            ) from None
-        game.state = rules.dump(state)
-        fields = ["state", "seq"]
-        if state.winner is not None:
-            game.status = Game.Status.FINISHED
-            game.winner_seat = state.winner
-            game.finished_at = timezone.now()
-            fields += ["status", "winner_seat", "finished_at"]
-        game.save(update_fields=fields)
-        seq = game.seq
-        transaction.on_commit(lambda: broadcast.after_move(game_id, state, seq, events))
-    return MoveResult(seq, seat.index, events)
+        events = _record(
+            game, state, seat.index, action, user=user if bot_seat is None else None, idempotency_key=idempotency_key
+        )
+        first_seq = game.seq
+        _settle(game, state, events, mover=user if bot_seat is None else None)
+    return MoveResult(first_seq, seat.index, events)
+
+
+def system_move(*, game: Game, state: rules.State, seat: int, action: dict, prefix_events: list) -> None:
+    """A move the server makes for a seat (a timeout), inside the caller's transaction on a locked game."""
+    events = _record(game, state, seat, action, prefix_events=prefix_events)
+    _settle(game, state, events)
+
+
+def _record(
+    game: Game,
+    state: rules.State,
+    seat: int,
+    action: Any,
+    *,
+    user=None,
+    idempotency_key: str | None = None,
+    prefix_events: list | None = None,
+) -> list[dict[str, Any]]:
+    """Apply one action to the loaded state and append its Move row."""
+    try:
+        events = [*(prefix_events or []), *rules.apply(state, seat, action)]
+    except rules.IllegalAction as error:
+        raise GameError(error.code, error.message) from None
+    game.seq += 1
+    try:
+        with transaction.atomic():
+            Move.objects.create(
+                game=game,
+                seq=game.seq,
+                seat=seat,
+                action=action,
+                events=events,
+                idempotency_key=idempotency_key,
+                user=user,
+            )
+    except IntegrityError:
+        raise GameError("conflict", _("Another move was recorded at the same time; try again."), status=409) from None
+    return events
+
+
+def _settle(game: Game, state: rules.State, events: list[dict[str, Any]], mover=None) -> None:
+    """After a move: standing orders answer what they can, then save, set the clock, write notifications and
+    broadcast after commit."""
+    seats = {s.index: s for s in game.seats.select_related("user")}
+    for _round in range(4 * game.seat_count):
+        pending = [
+            (s, standing_orders.order_action(state, s, seats[s].standing_orders))
+            for s in rules.to_move(state)
+            if s in seats and seats[s].user_id and seats[s].standing_orders
+        ]
+        pending = [(s, a) for s, a in pending if a is not None]
+        if not pending:
+            break
+        seat, action = pending[0]
+        events.extend(_record(game, state, seat, action, prefix_events=[{"type": "standing_order", "seat": seat}]))
+    game.state = rules.dump(state)
+    fields = ["state", "seq", "deadline"]
+    if state.winner is not None:
+        game.status = Game.Status.FINISHED
+        game.winner_seat = state.winner
+        game.finished_at = timezone.now()
+        fields += ["status", "winner_seat", "finished_at"]
+    game.deadline = clocks.deadline_for(game, state, seats)
+    game.save(update_fields=fields)
+    ids = notifications.create_for_move(game, state, game.seq, mover=mover)
+    game_id, seq = game.pk, game.seq
+
+    def after_commit() -> None:
+        broadcast.after_move(game_id, state, seq, events)
+        notifications.queue(ids)
+
+    transaction.on_commit(after_commit)
+
+
+def standing_orders_set(*, game_id: int, user, orders: Any) -> dict[str, Any]:
+    try:
+        clean = standing_orders.validate(orders)
+    except ValueError as error:
+        raise GameError("bad_orders", str(error)) from None
+    seat = Seat.objects.filter(game_id=game_id, user=user).first()
+    if seat is None:
+        raise GameError("not_a_player", _("You have no seat in this game."), status=403)
+    seat.standing_orders = clean
+    seat.save(update_fields=["standing_orders"])
+    return clean
 
 
 def chat_post(*, game_id: int, user, text: Any) -> ChatMessage:

@@ -11,7 +11,7 @@ from django.conf import settings
 import rules
 from rules.bots import BOTS
 
-from . import services
+from . import clocks, notifications, services
 from .errors import GameError
 from .models import Game
 
@@ -79,3 +79,30 @@ def bot_play(game_id: int) -> int:
         game = Game.objects.get(pk=game_id)
         schedule_bots(game_id, rules.load(game.state))
     return moves
+
+
+@shared_task(
+    name="games.notification_send",
+    autoretry_for=(OSError, ConnectionError),
+    retry_backoff=30,
+    retry_backoff_max=3600,
+    max_retries=8,
+)
+def notification_send(notification_id: int) -> str:
+    """Send one outbox row; SMTP failures retry with backoff, and a sent row is never sent again."""
+    return notifications.send(notification_id)
+
+
+@shared_task(name="games.notifications_flush")
+def notifications_flush() -> int:
+    return notifications.flush()
+
+
+@shared_task(name="games.notifications_digest")
+def notifications_digest() -> int:
+    return notifications.send_digests()
+
+
+@shared_task(name="games.clocks_tick")
+def clocks_tick() -> dict[str, int]:
+    return clocks.tick_all()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
@@ -66,7 +67,7 @@ def game_join(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
     invite = request.POST.get("invite", "")
     if game.visibility == Game.Visibility.PRIVATE and invite != game.invite_token:
-        messages.error(request, "This game is private: use its invite link.")
+        messages.error(request, _("This game is private: use its invite link."))
     else:
         _act(request, game_id, lambda: services.seat_join(game_id=game_id, user=request.user))
     return redirect(f"/games/{game_id}/?invite={invite}" if invite else f"/games/{game_id}/")
@@ -84,3 +85,63 @@ def game_leave(request, game_id: int):
 def game_start(request, game_id: int):
     _act(request, game_id, lambda: services.game_start(game_id=game_id, user=request.user))
     return redirect("game", game_id=game_id)
+
+
+def login_link(request, token: str):
+    """The link in a notification email: logs the user in once and opens the game."""
+    from django.contrib.auth import login
+    from django.core import signing
+
+    from .links import read_login_token
+
+    try:
+        user, game_id = read_login_token(token)
+    except signing.BadSignature:
+        messages.error(request, _("This link has expired or was already used. Please log in."))
+        return redirect("account_login")
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect("game", game_id=game_id)
+
+
+def unsubscribe(request, token: str):
+    """One click from an email: no more notification emails."""
+    from django.core import signing
+
+    from accounts.models import User
+
+    from .links import read_unsubscribe_token
+
+    try:
+        user_id = read_unsubscribe_token(token)
+    except (signing.BadSignature, ValueError):
+        return render(request, "games/unsubscribed.html", {"ok": False}, status=400)
+    User.objects.filter(pk=user_id).update(notify=User.Notify.NONE)
+    return render(request, "games/unsubscribed.html", {"ok": True})
+
+
+@login_required
+def game_settings(request, game_id: int):
+    """Standing orders and vacation for the user's seat in one game."""
+    from .clocks import vacation_start
+    from .forms import StandingOrdersForm, VacationForm
+
+    game = get_object_or_404(Game, pk=game_id)
+    seat = selectors.seat_of(game, request.user)
+    if seat is None:
+        return render(request, "games/not_found.html", status=404)
+    orders_form = StandingOrdersForm(request.POST or None, initial=StandingOrdersForm.initial_for(seat))
+    vacation_form = VacationForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            if "vacation" in request.POST and vacation_form.is_valid():
+                vacation_start(game_id=game_id, user=request.user, days=vacation_form.cleaned_data["days"])
+                messages.success(request, _("Your clock is paused while you are away."))
+                return redirect("game-settings", game_id=game_id)
+            if "orders" in request.POST and orders_form.is_valid():
+                services.standing_orders_set(game_id=game_id, user=request.user, orders=orders_form.orders())
+                messages.success(request, _("Your standing orders are saved."))
+                return redirect("game-settings", game_id=game_id)
+        except GameError as error:
+            messages.error(request, error.message)
+    context = {"game": game, "seat": seat, "orders_form": orders_form, "vacation_form": vacation_form}
+    return render(request, "games/settings.html", context)

@@ -78,6 +78,8 @@ class GameDetailSerializer(serializers.Serializer):
     your_seat = serializers.IntegerField(allow_null=True)
     seed_commitment = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True)
+    deadline = serializers.CharField(allow_null=True)
+    timeout_policy = serializers.CharField()
     seats = serializers.ListField(child=serializers.DictField())
     view = serializers.DictField(allow_null=True)
     legal = serializers.ListField(child=serializers.DictField())

@@ -68,6 +68,8 @@ class MyGames(APIView):
                     **s.GameSummarySerializer(r["game"]).data,
                     "your_seat": r["seat"].index,
                     "waiting_on_you": r["waiting_on_me"],
+                    "waiting_for": r["waiting_for"],
+                    "deadline": r["deadline"].isoformat() if r["deadline"] else None,
                 }
                 for r in rows
             ]

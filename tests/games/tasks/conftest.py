@@ -1,0 +1,94 @@
+"""Play-by-email fixtures: a real SMTP server, a real Celery worker on Redis, and a clock the test drives."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import socket
+import threading
+
+import pytest
+from aiosmtpd.controller import Controller
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.messages: list[email.message.Message] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        with self.lock:
+            self.messages.append(email.message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def to(self, address: str) -> list[email.message.Message]:
+        return [m for m in self.messages if address in m["To"]]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp(settings):
+    """A real SMTP server on this machine, and Django sending mail to it."""
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST = "127.0.0.1"
+    settings.EMAIL_PORT = port
+    settings.EMAIL_USE_TLS = False
+    settings.SITE_URL = "http://testserver"
+    yield inbox
+    controller.stop()
+
+
+@pytest.fixture
+def worker(redis_url):
+    """A real Celery worker (threaded, in this process) consuming from the Redis broker."""
+    from celery.contrib.testing.worker import start_worker
+
+    from catan_site.celery import app
+
+    previous = {k: app.conf[k] for k in ("broker_url", "result_backend", "task_always_eager")}
+    app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+    with start_worker(app, perform_ping_check=False, pool="solo", concurrency=1, loglevel="WARNING"):
+        yield app
+    app.conf.update(previous)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = dt.datetime(2026, 11, 23, 12, 0, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **delta) -> None:
+        self.now += dt.timedelta(**delta)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Time as the test says: games.clock.now() returns this clock's value."""
+    from games import clock as game_clock
+
+    fake = Clock()
+    monkeypatch.setattr(game_clock, "now", fake)
+    return fake
+
+
+def wait_for(condition, timeout: float = 10.0) -> None:
+    """Wait for the worker thread (a real wait on real I/O, not a stand-in for time)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("condition not met in time")

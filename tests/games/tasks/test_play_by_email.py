@@ -1,0 +1,252 @@
+"""Play by email: one email to exactly the right users, idempotent sends, a durable outbox, quiet hours,
+digests, reminders, timeouts, vacations and standing orders."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+import rules
+from games import clocks, notifications, services
+from games.models import Game, Move, Notification, Seat
+from tests.factories import UserFactory
+from tests.games.tasks.conftest import wait_for
+
+from ..helpers import state_of
+
+HOUR = 3600
+
+
+def async_game(humans=2, bots=1, policy="bot", **kwargs):
+    users = [UserFactory(email=f"p{i}-{UserFactory._meta.model.objects.count()}@example.com") for i in range(humans)]
+    game = services.game_create(
+        creator=users[0],
+        seat_count=humans + bots,
+        bot_seats=list(range(humans, humans + bots)),
+        options={"seat_order": "fixed"},
+        clock="async",
+        move_seconds=kwargs.pop("move_seconds", HOUR),
+        timeout_policy=policy,
+        **kwargs,
+    )
+    for user in users[1:]:
+        services.seat_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, user=users[0])
+    game.refresh_from_db()
+    return game, users
+
+
+def play(game, user, pick=0):
+    state = state_of(game)
+    seat = game.seats.get(user=user).index
+    return services.move_submit(game_id=game.pk, user=user, action=rules.legal_actions(state, seat)[pick])
+
+
+def body(message) -> str:
+    for part in message.walk():
+        if part.get_content_type() == "text/plain":
+            return part.get_payload(decode=True).decode()
+    raise AssertionError("no text part")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_sends_exactly_one_email_to_exactly_the_next_player(smtp, worker, clock):
+    game, (alice, bob) = async_game()
+    # Alice is first: only she was told (at the start). Her settlement leaves her to move: nobody new.
+    wait_for(lambda: len(smtp.messages) == 1)
+    assert smtp.to(alice.email) and not smtp.to(bob.email)
+    play(game, alice)
+    play(game, alice)  # her road: Bob must act now
+    wait_for(lambda: len(smtp.messages) == 2)
+    mails = smtp.to(bob.email)
+    assert len(mails) == 1 and len(smtp.to(alice.email)) == 1
+    message = mails[0]
+    assert {p.get_content_type() for p in message.walk()} >= {"text/plain", "text/html", "image/svg+xml"}
+    text = body(message)
+    assert "Since your last turn" in text and "built a settlement" in text
+    link = re.search(r"http://testserver(/play/\S+/)", text).group(1)
+    client = Client()
+    response = client.get(link)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert client.get(f"/api/games/{game.pk}/").json()["your_seat"] == 1
+    # The link works once per login: after that login it is spent.
+    assert Client().get(link)["Location"].startswith("/accounts/login/")
+    assert Notification.objects.filter(game=game, user=bob, sent_at__isnull=False).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_unsubscribe_link_works_in_one_click(smtp, worker, clock):
+    game, (alice, bob) = async_game()
+    wait_for(lambda: smtp.to(alice.email))
+    text = body(smtp.to(alice.email)[0])
+    link = re.search(r"http://testserver(/unsubscribe/\S+/)", text).group(1)
+    assert Client().get(link).status_code == 200
+    alice.refresh_from_db()
+    assert alice.notify == "none"
+
+
+@pytest.mark.django_db
+def test_a_retried_send_does_not_resend(smtp, clock):
+    game, (alice, bob) = async_game()
+    pk = Notification.objects.get(game=game, user=alice).pk
+    assert notifications.send(pk) == "sent"
+    assert notifications.send(pk) == "already sent"
+    from games.tasks import notification_send
+
+    assert notification_send.apply(args=(pk,)).get() == "already sent"
+    assert len(smtp.to(alice.email)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_made_while_redis_is_down_is_stored_and_mailed_when_it_returns(smtp, worker, clock, redis_url):
+    game, (alice, bob) = async_game()
+    wait_for(lambda: smtp.to(alice.email))
+    worker.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens there: the broker is down
+    worker.conf.broker_transport_options = {"max_retries": 0}
+    worker.conf.task_publish_retry = False
+    try:
+        play(game, alice)
+        play(game, alice)
+    finally:
+        worker.conf.broker_url = redis_url
+        worker.conf.task_publish_retry = True
+        worker.conf.broker_transport_options = {}
+    assert Move.objects.filter(game=game).count() == 2
+    row = Notification.objects.get(game=game, user=bob)
+    assert row.sent_at is None and not smtp.to(bob.email)
+    # The broker is back: the beat's flusher, run by the real worker, sends the outbox once.
+    from games.tasks import notifications_flush
+
+    notifications_flush.delay().get(timeout=10)
+    notifications_flush.delay().get(timeout=10)
+    assert len(smtp.to(bob.email)) == 1
+
+
+@pytest.mark.django_db
+def test_quiet_hours_delay_mail_and_the_digest_gathers_it(smtp, clock):
+    import datetime as dt
+
+    game, (alice, bob) = async_game()
+    assert notifications.flush() == 1  # Alice's first turn
+    bob.time_zone = "Europe/Paris"
+    bob.quiet_start, bob.quiet_end = dt.time(22, 0), dt.time(7, 0)
+    bob.save()
+    clock.now = dt.datetime(2026, 11, 23, 22, 30, tzinfo=dt.UTC)  # 23:30 in Paris
+    play(game, alice)
+    play(game, alice)
+    row = Notification.objects.get(game=game, user=bob)
+    assert row.send_after == dt.datetime(2026, 11, 24, 6, 0, tzinfo=dt.UTC)  # 07:00 in Paris
+    assert notifications.flush() == 0 and not smtp.to(bob.email)
+    clock.advance(hours=8)
+    assert notifications.flush() == 1 and len(smtp.to(bob.email)) == 1
+    # A digest user gets no single mail, then one digest for all waiting games.
+    carol = UserFactory(email="carol@example.com", notify="digest")
+    other, (dave,) = async_game(humans=1, bots=2)
+    notifications.flush()
+    Seat.objects.filter(game=other, user=dave).update(user=carol)
+    state = state_of(other)
+    notifications.create_for_move(other, state, other.seq + 100)
+    assert notifications.flush() == 0
+    assert notifications.send_digests() == 1
+    digest = smtp.to("carol@example.com")
+    assert len(digest) == 1 and str(other) in body(digest[0])
+    assert notifications.send_digests() == 0
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("policy", ["bot", "skip", "replace"])
+def test_reminder_then_timeout_fire_once_with_the_policy(smtp, clock, policy):
+    game, (alice, bob) = async_game(policy=policy)
+    start = clock.now
+    assert game.deadline == start + __import__("datetime").timedelta(hours=1)
+    clock.advance(minutes=30)
+    assert clocks.tick(game.pk) == "waiting"
+    clock.advance(minutes=20)
+    assert clocks.tick(game.pk) == "reminded"
+    assert clocks.tick(game.pk) == "waiting"
+    assert Notification.objects.filter(game=game, user=alice, kind="reminder").count() == 1
+    clock.advance(minutes=11)
+    assert clocks.tick(game.pk) == f"timeout:{policy}"
+    game.refresh_from_db()
+    move = Move.objects.get(game=game, seq=1)
+    assert move.seat == 0 and move.events[0] == {"type": "timeout", "seat": 0, "policy": policy}
+    assert Notification.objects.filter(game=game, user=alice, kind="timeout").count() == 1
+    seat = game.seats.get(index=0)
+    if policy == "replace":
+        assert seat.user is None and seat.bot == "greedy"
+        assert move.events[1]["type"] == "seat_replaced"
+    else:
+        assert seat.user == alice
+        # The next decision (her road) has a fresh deadline: the timeout fired once.
+        assert game.deadline == clock.now + __import__("datetime").timedelta(hours=1)
+        assert clocks.tick(game.pk) == "waiting"
+
+
+@pytest.mark.django_db
+def test_vacation_pauses_the_clock(clock):
+    game, (alice, bob) = async_game()
+    first_deadline = game.deadline
+    clocks.vacation_start(game_id=game.pk, user=alice, days=2)
+    game.refresh_from_db()
+    assert game.deadline == first_deadline + __import__("datetime").timedelta(days=2)
+    clock.advance(hours=2)
+    assert clocks.tick(game.pk) == "vacation"
+    assert not Move.objects.filter(game=game).exists()
+    view = services_view(game, bob)
+    assert view["seats"][0]["vacation_until"] is not None
+    from games.errors import GameError
+
+    with pytest.raises(GameError) as caught:
+        clocks.vacation_start(game_id=game.pk, user=alice, days=13)
+    assert caught.value.code == "vacation_limit"
+
+
+def services_view(game, user):
+    from games import selectors
+
+    return selectors.game_view(Game.objects.get(pk=game.pk), user)
+
+
+@pytest.mark.django_db
+def test_standing_orders_answer_discards_and_trades(clock):
+    game, (alice, bob) = async_game()
+    services.standing_orders_set(
+        game_id=game.pk, user=bob, orders={"discard_priority": ["wool", "ore"], "auto_decline_trades": True}
+    )
+    # Skip set-up by bots' greed: play it out with the first legal actions.
+    for _ in range(40):
+        state = state_of(game)
+        if state.phase not in ("setup_settlement", "setup_road"):
+            break
+        seat = rules.to_move(state)[0]
+        user = alice if seat == 0 else bob
+        if seat == 2:
+            break
+        services.move_submit(game_id=game.pk, user=user, action=rules.legal_actions(state, seat)[0])
+    game.refresh_from_db()
+    # Put the game in Alice's main phase with an offer pending, and Bob holding 9 cards for a 7.
+    state = state_of(game)
+    state.phase, state.current, state.dice = "main", 0, [3, 4]
+    state.hands[0] = [0, 0, 2, 0, 0]
+    state.hands[1] = [1, 1, 3, 2, 2]
+    state.bank = [19 - sum(h[r] for h in state.hands) for r in range(5)]
+    game.state = rules.dump(state)
+    game.save()
+    services.move_submit(
+        game_id=game.pk, user=alice, action={"type": "offer_trade", "give": {"wool": 1}, "get": {"ore": 1}, "to": [1]}
+    )
+    moves = list(Move.objects.filter(game=game).order_by("-seq")[:2])
+    assert moves[0].seat == 1 and moves[0].action == {"type": "reject_trade"}
+    assert moves[0].events[0] == {"type": "standing_order", "seat": 1}
+    services.move_submit(game_id=game.pk, user=alice, action={"type": "cancel_trade"})
+    state = state_of(game)
+    state.phase = "roll"
+    state.stream = __import__("tests.rules.positions", fromlist=["x"]).stream_for_roll(7)
+    game.state = rules.dump(state)
+    game.save()
+    services.move_submit(game_id=game.pk, user=alice, action={"type": "roll"})
+    last = Move.objects.filter(game=game).order_by("-seq").first()
+    assert last.seat == 1 and last.action == {"type": "discard", "cards": {"wool": 3, "ore": 1}}
+    assert sum(state_of(game).hands[1]) == 5
