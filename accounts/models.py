@@ -31,6 +31,14 @@ class User(AbstractUser):
     notify = models.CharField(_("notifications"), max_length=8, choices=Notify.choices, default=Notify.EACH)
     quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)
     quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+    # Moderation: a suspended or banned user is inactive (cannot log in, join or move).
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
+    banned = models.BooleanField(_("banned"), default=False)
+    games_abandoned = models.PositiveIntegerField(default=0)  # seats lost to a timeout or a moderator
+
+    @property
+    def is_moderator(self) -> bool:
+        return self.is_active and (self.is_superuser or self.has_perm("games.moderate"))
 
     @property
     def label(self) -> str:

@@ -15,6 +15,7 @@ from . import selectors, services
 from .broadcast import everyone_group, public_group, seat_group
 from .errors import GameError
 from .models import Game
+from .moderation import user_group
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -56,6 +57,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         self.groups_joined = [everyone_group(self.game_id)]
+        if self.user is not None and self.user.is_authenticated:
+            self.groups_joined.append(user_group(self.user.pk))
         self.groups_joined.append(
             seat_group(self.game_id, self.seat) if self.seat is not None else public_group(self.game_id)
         )
@@ -98,6 +101,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_message(self, event: dict[str, Any]) -> None:
         await self.send_json(event["payload"])
+
+    async def user_restricted(self, event: dict[str, Any]) -> None:
+        """A moderator suspended or banned this user: say so, and hang up."""
+        await self.send_json({"type": "error", "code": "account_restricted", "message": str(_("Account suspended."))})
+        await self.close(code=4403)
 
     async def _move(self, content: dict[str, Any]) -> None:
         if self.seat is None:

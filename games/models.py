@@ -62,6 +62,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        permissions = [("moderate", "Can moderate games, chat and people")]
 
     def __str__(self) -> str:
         return self.name or f"Game {self.pk}"
@@ -180,3 +181,77 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id} on {self.game_id}:{self.seq}"
+
+
+class AuditEntry(models.Model):
+    """An append-only record of a moderator action: who, what, when, why. Never edited, never deleted."""
+
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="audit_entries")
+    action = models.CharField(max_length=40)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries")
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_targets"
+    )
+    reason = models.CharField(max_length=500)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.moderator} {self.action}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise PermissionError("audit entries are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise PermissionError("audit entries are append-only")
+
+
+class Report(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        ACTIONED = "actioned", _("Actioned")
+        DISMISSED = "dismissed", _("Dismissed")
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
+    message = models.ForeignKey(ChatMessage, on_delete=models.SET_NULL, null=True, blank=True)
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    reason = models.CharField(max_length=500)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports_handled"
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"report {self.pk} on {self.reported_user_id}"
+
+
+class Mute(models.Model):
+    """A player hides another player's chat, for themselves only."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mutes")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="muted_by")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="unique_mute")]
+
+
+class SeatOffer(models.Model):
+    """A moderator offers a seat to another user, who takes it by accepting."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="offers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_offers")
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)

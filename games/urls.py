@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import moderation_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,4 +13,9 @@ urlpatterns = [
     path("games/<int:game_id>/settings/", views.game_settings, name="game-settings"),
     path("play/<str:token>/", views.login_link, name="game-login-link"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("moderation/", moderation_views.queue, name="moderation"),
+    path("moderation/games/", moderation_views.games, name="moderation-games"),
+    path("moderation/games/<int:game_id>/", moderation_views.game, name="moderation-game"),
+    path("moderation/users/<int:user_id>/", moderation_views.person, name="moderation-user"),
+    path("moderation/audit/", moderation_views.audit_log, name="moderation-audit"),
 ]

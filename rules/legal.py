@@ -156,7 +156,8 @@ def free_edge_actions(state: State, seat: int) -> list[Action]:
 
 def _trade_answers(state: State, seat: int, trade: dict[str, Any]) -> list[Action]:
     if seat == state.current:
-        actions: list[Action] = [{"type": "cancel_trade"}]
+        # Ending the turn lets an open offer lapse (RULES.md §5).
+        actions: list[Action] = [{"type": "cancel_trade"}, {"type": "end_turn"}]
         for other, reply in sorted(trade["replies"].items()):
             if reply == "accept" or (isinstance(reply, dict) and trade_terms_feasible(state, other, reply)):
                 actions.append({"type": "confirm_trade", "seat": other})

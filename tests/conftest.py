@@ -63,6 +63,12 @@ def postgres(db):
 
 
 @pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Hashing a password properly takes a third of a second; tests create hundreds of users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def eager_celery():
     """Tasks run in-process unless a test starts a real worker."""
     from catan_site.celery import app

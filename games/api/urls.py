@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -12,4 +12,9 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.GameStart.as_view(), name="api-game-start"),
     path("games/<int:game_id>/moves/", views.GameMoves.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/chat/", views.GameChat.as_view(), name="api-game-chat"),
+    path("games/<int:game_id>/reports/", views.GameReports.as_view(), name="api-game-reports"),
+    path("games/<int:game_id>/orders/", views.GameOrders.as_view(), name="api-game-orders"),
+    path("games/<int:game_id>/vacation/", views.GameVacation.as_view(), name="api-game-vacation"),
+    path("mutes/", views.Mutes.as_view(), name="api-mutes"),
+    path("moderation/", include("games.api.moderation_urls")),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -12,7 +13,7 @@ from rest_framework.views import APIView
 
 import rules
 
-from .. import selectors, services
+from .. import moderation, selectors, services
 from ..errors import GameError
 from ..models import ChatMessage, Game
 from . import serializers as s
@@ -155,17 +156,20 @@ class GameChat(APIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, game_id: int) -> Response:
         game = _visible_game(request, game_id)
-        messages = ChatMessage.objects.filter(game=game).select_related("user").order_by("-created_at")[:200]
+        messages = ChatMessage.objects.filter(game=game).select_related("user").order_by("-created_at")
+        if request.user.is_authenticated:
+            messages = messages.exclude(user__muted_by__user=request.user)
         return Response(
             [
                 {
                     "id": m.pk,
                     "user": m.user.label if m.user else "",
-                    "text": "" if m.hidden else m.text,
+                    "user_id": m.user_id,
+                    "text": str(_("Removed by a moderator.")) if m.hidden else m.text,
                     "hidden": m.hidden,
                     "at": m.created_at.isoformat(),
                 }
-                for m in reversed(messages)
+                for m in reversed(messages[:200])
             ]
         )
 
@@ -174,3 +178,43 @@ class GameChat(APIView):
         data = _parse(s.ChatSerializer, request)
         message = services.chat_post(game_id=game_id, user=request.user, text=data["text"])
         return Response({"id": message.pk, "text": message.text}, status=status.HTTP_201_CREATED)
+
+
+class GameReports(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ReportSerializer, responses={201: dict, 403: s.ErrorSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _parse(s.ReportSerializer, request)
+        report = moderation.report_create(reporter=request.user, game_id=game_id, **data)
+        return Response({"id": report.pk, "status": report.status}, status=status.HTTP_201_CREATED)
+
+
+class Mutes(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.MuteSerializer, responses={200: dict})
+    def post(self, request: Request) -> Response:
+        data = _parse(s.MuteSerializer, request)
+        moderation.mute_set(user=request.user, muted_user_id=data["user_id"], muted=data["muted"])
+        return Response({"user_id": data["user_id"], "muted": data["muted"]})
+
+
+class GameOrders(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=dict, responses={200: dict, 400: s.ErrorSerializer})
+    def put(self, request: Request, game_id: int) -> Response:
+        return Response(services.standing_orders_set(game_id=game_id, user=request.user, orders=request.data))
+
+
+class GameVacation(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.VacationSerializer, responses={200: dict, 409: s.ErrorSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        from ..clocks import vacation_start
+
+        data = _parse(s.VacationSerializer, request)
+        seat = vacation_start(game_id=game_id, user=request.user, days=data["days"])
+        return Response({"vacation_until": seat.vacation_until.isoformat()})

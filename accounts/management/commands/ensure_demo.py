@@ -26,4 +26,10 @@ class Command(BaseCommand):
                 user.set_password(password)
                 user.save()
                 self.stdout.write(f"created {username} (password {password})")
+            if staff:
+                from django.contrib.auth.models import Group
+
+                moderators = Group.objects.filter(name="Moderators").first()
+                if moderators:
+                    user.groups.add(moderators)
             EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})
