@@ -13,6 +13,7 @@ import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from django.test import override_settings
 
+from games.models import ChatMessage
 from tests.conftest import missing_service
 
 CHROMIUM = "/usr/bin/chromium"
@@ -184,3 +185,39 @@ class BrowserTests(ChannelsLiveServerTestCase):
             )
         guest.screenshot(path=str(ARTIFACTS / "board-phone-guest.png"))
         assert not host.errors and not guest.errors
+
+    def test_a_moderator_handles_a_report_from_the_queue(self):
+        from django.contrib.auth.models import Group
+
+        from games import moderation, services
+        from tests.factories import UserFactory
+
+        alice, bob = UserFactory(), UserFactory()
+        from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+        moderator = UserFactory(username=f"mod{uuid.uuid4().hex[:6]}")
+        # The site process checks passwords with the production hashers, not the tests' fast one.
+        moderator.password = PBKDF2PasswordHasher().encode("moderate me please", "saltsaltsalt")
+        moderator.save()
+        moderator.groups.add(Group.objects.get(name="Moderators"))
+        game = services.game_create(creator=alice, seat_count=3, bot_seats=[2])
+        services.seat_join(game_id=game.pk, user=bob)
+        message = services.chat_post(game_id=game.pk, user=bob, text="<b>you all stink</b>")
+        moderation.report_create(reporter=alice, game_id=game.pk, reason="insult", message_id=message.pk)
+
+        page = self.new_page()
+        page.goto(f"{self.live_server_url}/accounts/login/")
+        page.fill("input[name=login]", moderator.username)
+        page.fill("input[name=password]", "moderate me please")
+        page.click("form button[type=submit]")
+        page.goto(f"{self.live_server_url}/moderation/")
+        report = page.locator(".report").first
+        # The message is shown as text, never as markup.
+        assert report.locator(".reported-message").inner_text() == "<b>you all stink</b>"
+        report.locator("input[name=reason]").fill("insult in chat")
+        report.locator("button[value=hide]").click()
+        page.wait_for_selector("#queue-empty")
+        page.screenshot(path=str(ARTIFACTS / "moderation-queue.png"))
+        page.goto(f"{self.live_server_url}/moderation/audit/")
+        assert "report_hide" in page.inner_text("#audit") and "insult in chat" in page.inner_text("#audit")
+        assert ChatMessage.objects.get(pk=message.pk).hidden
