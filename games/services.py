@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules.chance import seed_commitment
 
-from . import broadcast, clocks, notifications, standing_orders
+from . import broadcast, clocks, notifications, ratelimit, standing_orders
 from .errors import GameError
 from .models import ChatMessage, Game, Move, Seat, TimeoutPolicy
 
@@ -181,6 +181,8 @@ def move_submit(
         raise GameError("bad_idempotency_key", _("The idempotency key is a string of 1 to 64 characters."))
     if expected_seq is not None and type(expected_seq) is not int:
         raise GameError("bad_seq", _("The expected sequence number is a whole number."))
+    if bot_seat is None:
+        ratelimit.check(user, "moves")
     with transaction.atomic():
         game = _locked(game_id)
         if idempotency_key is not None:
@@ -297,6 +299,7 @@ def standing_orders_set(*, game_id: int, user, orders: Any) -> dict[str, Any]:
 
 
 def chat_post(*, game_id: int, user, text: Any) -> ChatMessage:
+    ratelimit.check(user, "chat")
     if not isinstance(text, str) or not text.strip():
         raise GameError("empty_message", _("A message cannot be empty."))
     if len(text) > 500:

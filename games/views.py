@@ -145,3 +145,13 @@ def game_settings(request, game_id: int):
             messages.error(request, error.message)
     context = {"game": game, "seat": seat, "orders_form": orders_form, "vacation_form": vacation_form}
     return render(request, "games/settings.html", context)
+
+
+def game_verify(request, game_id: int):
+    """The public fairness page: commitment, revealed seed, and every roll replayed."""
+    from .fairness import verify
+
+    game = get_object_or_404(Game, pk=game_id)
+    if game.visibility == Game.Visibility.PRIVATE and selectors.seat_of(game, request.user) is None:
+        return render(request, "games/not_found.html", status=404)
+    return render(request, "games/verify.html", {"game": game, "result": verify(game)})
