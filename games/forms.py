@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 
-from .models import Game, Seat
+from .models import Game, Seat, TimeoutPolicy
 
 SCENARIO_NAMES = {
     "base": _("Catan (base game)"),
@@ -49,6 +49,9 @@ class GameCreateForm(forms.Form):
     clock = forms.ChoiceField(label=_("Clock"), choices=Game.Clock.choices, initial=Game.Clock.LIVE)
     move_hours = forms.IntegerField(
         label=_("Hours per move (play by email)"), min_value=1, max_value=336, initial=24, required=False
+    )
+    timeout_policy = forms.ChoiceField(
+        label=_("When time runs out"), choices=TimeoutPolicy.choices, initial=TimeoutPolicy.BOT
     )
     visibility = forms.ChoiceField(
         label=_("Who can join"), choices=Game.Visibility.choices, initial=Game.Visibility.PUBLIC

@@ -14,12 +14,8 @@ const SQRT3 = Math.sqrt(3);
 const APOTHEM = SIZE * SQRT3 / 2;
 
 export const SEAT_COLORS = ["#d32f2f", "#1e63d6", "#f08c00", "#7b3fa0", "#2e9e5b", "#8d5a3b"];
-export const RESOURCE_COLORS = {
-  lumber: "#2f6b2a", brick: "#b5532c", wool: "#8fcf5a", grain: "#e7b52c", ore: "#7b8794",
-};
 
 const LAND = new Set(["forest", "hills", "pasture", "fields", "mountains", "desert", "gold"]);
-const PRODUCES = { forest: "lumber", hills: "brick", pasture: "wool", fields: "grain", mountains: "ore" };
 
 // The move_ship choice is two clicks (a ship, then where it goes): remember the first per board.
 const shipSelection = new WeakMap();
@@ -118,6 +114,11 @@ function drawDefs(svg, prefix) {
     el("path", { d: "M0,10 l10,-10 M-2,2 l4,-4 M8,12 l4,-4", stroke: "#444c5b", "stroke-width": 2 }, p);
   }, 10, 10);
 
+  const shine = el("radialGradient", { id: `${prefix}shine`, cx: "35%", cy: "30%", r: "70%" }, defs);
+  el("stop", { offset: "0%", "stop-color": "#fffbe0", "stop-opacity": 0.85 }, shine);
+  el("stop", { offset: "55%", "stop-color": "#fff3b0", "stop-opacity": 0.15 }, shine);
+  el("stop", { offset: "100%", "stop-color": "#b8860b", "stop-opacity": 0.35 }, shine);
+
   // Resource icons on a 20 × 20 box, for harbours.
   const icon = (name, draw) => draw(el("symbol", { id: `${prefix}icon-${name}`, viewBox: "0 0 20 20" }, defs));
   icon("lumber", (s) => {
@@ -166,7 +167,11 @@ export function renderBoard(svg, view, options = {}) {
   const color = (seat) => seatColors[seat % seatColors.length];
   const ctx = { vertices, edges, hexes, prefix, color };
 
-  svg.setAttribute("viewBox", viewBox(board, byCoord));
+  const posts = harbourPosts(board, ctx);
+  const box = viewBox(board, byCoord, posts);
+  svg.setAttribute("viewBox", box);
+  // Lets the page keep taps large on a small screen: it may scroll a wide board rather than shrink it.
+  svg.style.setProperty("--board-units", box.split(" ")[2]);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   svg.setAttribute("role", "group");
   drawDefs(svg, prefix);
@@ -179,7 +184,7 @@ export function renderBoard(svg, view, options = {}) {
   };
 
   drawHexes(layers, board, frame, ctx, view.dice);
-  drawHarbours(layers.harbours, board, ctx);
+  drawHarbours(layers.harbours, posts, ctx);
   drawTradeLines(layers.lines, view, ctx);
   for (const road of view.pieces.roads) drawRoad(layers.edges, edgeEnds(road.edge, ctx), color(road.seat), road);
   for (const ship of view.pieces.ships) drawShip(layers.edges, edgeMiddle(ship.edge, ctx), color(ship.seat), ship);
@@ -187,7 +192,7 @@ export function renderBoard(svg, view, options = {}) {
   for (const c of view.pieces.cities) drawBuilding(layers.vertices, vertexPoint(vertices.get(c.vertex)), color(c.seat), true, c);
   drawIslandBonuses(layers.vertices, view, ctx);
   if (board.robber !== null && board.robber !== undefined && hexes.has(board.robber)) drawRobber(layers.markers, hexes.get(board.robber));
-  if (board.pirate !== null && board.pirate !== undefined && hexes.has(board.pirate)) drawPirate(layers.markers, hexes.get(board.pirate));
+  if (board.pirate !== null && board.pirate !== undefined && hexes.has(board.pirate)) drawPirate(layers.markers, hexes.get(board.pirate), posts);
   if (recent) drawRecent(layers.recent, recent, ctx);
 
   const redrawLegal = () => {
@@ -197,8 +202,8 @@ export function renderBoard(svg, view, options = {}) {
   redrawLegal();
 }
 
-// Show the whole island (or archipelago); outer sea hexes, with six neighbours missing, only up to their middle.
-function viewBox(board, byCoord) {
+// Show the whole island (or archipelago) and its harbours; outer sea hexes (a neighbour missing) only up to their middle.
+function viewBox(board, byCoord, posts) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   const take = (x, y) => { minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y); };
   const around = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]];
@@ -208,6 +213,7 @@ function viewBox(board, byCoord) {
     if (outer) take(cx, cy);
     else for (const [x, y] of hexCorners(cx, cy)) take(x, y);
   }
+  for (const { post: [x, y] } of posts) { take(x - 14, y - 14); take(x + 14, y + 14); }
   const pad = 6;
   return `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ${(maxX - minX + 2 * pad).toFixed(1)} ${(maxY - minY + 2 * pad).toFixed(1)}`;
 }
@@ -233,6 +239,10 @@ function drawHexes(layers, board, frame, ctx, dice) {
       "data-hex": h.id,
     }, layers.hexes);
     el("title", {}, poly).textContent = label;
+    if (h.terrain === "gold") {
+      el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), fill: `url(#${ctx.prefix}shine)`, "pointer-events": "none" },
+        layers.hexes);
+    }
     if (h.terrain === "fog") {
       el("text", { x: cx, y: cy + 10, "text-anchor": "middle", "font-size": 28, "font-weight": 700,
         fill: "#aeb8c6", class: "fog-mark", "font-family": "Georgia, serif" }, layers.tokens).textContent = "?";
@@ -256,8 +266,8 @@ function drawToken(layer, cx, cy, h, hot, ctx) {
 }
 
 // Harbours stand in the sea: a post with the rate, and two piers to the two corners it serves.
-function drawHarbours(layer, board, ctx) {
-  for (const harbour of board.harbours) {
+function harbourPosts(board, ctx) {
+  return board.harbours.map((harbour) => {
     const [a, b] = harbour.vertices.map((id) => vertexPoint(ctx.vertices.get(id)));
     const mx = (a[0] + b[0]) / 2, my = (a[1] + b[1]) / 2;
     const sides = board.hexes
@@ -268,11 +278,15 @@ function drawHarbours(layer, board, ctx) {
     if (sea) { dx = sea.c[0] - mx; dy = sea.c[1] - my; }
     else if (sides.length) { dx = mx - sides[0].c[0]; dy = my - sides[0].c[1]; }
     else { dx = 0; dy = APOTHEM; }
-    const k = 0.62;
-    const sx = mx + dx * k, sy = my + dy * k;
+    return { harbour, ends: [a, b], post: [mx + dx * 0.62, my + dy * 0.62] };
+  });
+}
+
+function drawHarbours(layer, posts, ctx) {
+  for (const { harbour, ends: [a, b], post: [sx, sy] } of posts) {
     const g = el("g", { class: "harbour", "data-kind": harbour.kind, "data-edge": harbour.edge }, layer);
     for (const [vx, vy] of [a, b]) {
-      const px = vx + (sx - vx) * 0.2, py = vy + (sy - vy) * 0.2;
+      const px = vx + (sx - vx) * 0.1, py = vy + (sy - vy) * 0.1;
       el("line", { x1: px, y1: py, x2: sx, y2: sy, stroke: "#6b4a2b", "stroke-width": 3.4, "stroke-linecap": "round" }, g);
       el("line", { x1: px, y1: py, x2: sx, y2: sy, stroke: "#a87b4f", "stroke-width": 1.6, "stroke-linecap": "round",
         "stroke-dasharray": "2 1.5" }, g);
@@ -341,11 +355,11 @@ function drawRoad(layer, ends, fill, piece) {
 function drawShip(layer, [x, y], fill, piece) {
   const g = el("g", { class: "ship", transform: `translate(${x.toFixed(2)},${y.toFixed(2)})`, "data-edge": piece.edge,
     "data-seat": piece.seat }, layer);
-  el("path", { d: "M-12,1 H12 L7.5,8 H-7.5 Z", fill, stroke: "#1a1a1a", "stroke-width": 1.4, "stroke-linejoin": "round" }, g);
-  el("path", { d: "M0,1 V-13", stroke: "#1a1a1a", "stroke-width": 1.4 }, g);
-  el("path", { d: "M1.2,-12 L10,-1.5 H1.2 Z", fill: "#fbfbf5", stroke: "#1a1a1a", "stroke-width": 1 }, g);
-  el("path", { d: "M-1.2,-10 L-7.5,-1.5 H-1.2 Z", fill: "#fbfbf5", stroke: "#1a1a1a", "stroke-width": 1 }, g);
-  el("path", { d: "M0,-13 l5,1.6 l-5,1.6 z", fill }, g);
+  const outline = { stroke: "#1a1a1a", "stroke-linejoin": "round" };
+  el("path", { d: "M-12.5,0 H12.5 L8,7.5 H-8 Z", fill, ...outline, "stroke-width": 1.5 }, g);
+  el("path", { d: "M0,0 V-14", stroke: "#1a1a1a", "stroke-width": 1.5 }, g);
+  el("path", { d: "M1.4,-13.5 C7,-10 9.5,-5 10,-2 H1.4 Z", fill, ...outline, "stroke-width": 1.1 }, g);
+  el("path", { d: "M-1.4,-11 L-8.5,-2 H-1.4 Z", fill: "#fbfbf5", ...outline, "stroke-width": 1.1 }, g);
 }
 
 function drawBuilding(layer, [x, y], fill, city, piece) {
@@ -376,9 +390,19 @@ function drawRobber(layer, h) {
   el("circle", { cx: 0, cy: -6.5, r: 5.2, ...body }, g);
 }
 
-function drawPirate(layer, h) {
-  const [cx, cy] = hexCenter(h.q, h.r);
-  const g = el("g", { class: "pirate", transform: `translate(${cx.toFixed(2)},${(cy + 2).toFixed(2)}) scale(1.35)` }, layer);
+function drawPirate(layer, h, posts) {
+  let [cx, cy] = hexCenter(h.q, h.r);
+  // A harbour post may stand in the pirate's hex: sail to the other side of it.
+  const near = posts.filter(({ post: [x, y] }) => Math.hypot(x - cx, y - cy) < APOTHEM);
+  let scale = 1.35;
+  if (near.length) {
+    const [px, py] = near[0].post;
+    const d = Math.hypot(px - cx, py - cy) || 1;
+    cx -= ((px - cx) / d) * 11;
+    cy -= ((py - cy) / d) * 11;
+    scale = 1.1;
+  }
+  const g = el("g", { class: "pirate", transform: `translate(${cx.toFixed(2)},${(cy + 2).toFixed(2)}) scale(${scale})` }, layer);
   el("title", {}, g).textContent = t("pirate");
   el("path", { d: "M-13,2 H13 L8,10 H-8 Z", fill: "#161616", stroke: "#cfcfcf", "stroke-width": 0.8 }, g);
   el("path", { d: "M0,2 V-15", stroke: "#161616", "stroke-width": 1.6 }, g);
@@ -426,15 +450,24 @@ function vertexSpot(layer, action, ctx, label) {
   const g = spot(layer, city ? "vertex-spot city-spot" : "vertex-spot", { "data-action": JSON.stringify(action) }, label,
     () => ctx.onAction(action));
   el("circle", { cx: x, cy: y, r: 16, class: "hit" }, g);
-  el("circle", { cx: x, cy: y, r: city ? 15 : 7.5, class: "mark" }, g);
+  el("circle", { cx: x, cy: y, r: city ? 15 : 6, class: "mark" }, g);
 }
 
 function edgeSpot(layer, edgeId, kind, attrs, label, fire, ctx) {
   const g = spot(layer, `edge-spot ${kind}`, attrs, label, fire);
-  const [hp, hq] = inner(edgeEnds(edgeId, ctx), 0.2);
-  el("line", { x1: hp[0], y1: hp[1], x2: hq[0], y2: hq[1], class: "hit", "stroke-width": 22 }, g);
-  const [p, q] = inner(edgeEnds(edgeId, ctx), 0.28);
-  el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "mark", "stroke-linecap": "round" }, g);
+  // The tap area is a band along the edge (a polygon: a vertical line alone would have no width).
+  const [hp, hq] = inner(edgeEnds(edgeId, ctx), 0.15);
+  const length = Math.hypot(hq[0] - hp[0], hq[1] - hp[1]);
+  const nx = ((hp[1] - hq[1]) / length) * 15, ny = ((hq[0] - hp[0]) / length) * 15;
+  el("polygon", { points: pointList([[hp[0] + nx, hp[1] + ny], [hq[0] + nx, hq[1] + ny], [hq[0] - nx, hq[1] - ny],
+    [hp[0] - nx, hp[1] - ny]]), class: "hit" }, g);
+  if (kind.includes("ship-source")) {
+    const [x, y] = edgeMiddle(edgeId, ctx);
+    el("circle", { cx: x, cy: y - 3, r: 16, class: "mark" }, g);
+  } else {
+    const [p, q] = inner(edgeEnds(edgeId, ctx), 0.28);
+    el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "mark", "stroke-linecap": "round" }, g);
+  }
   return g;
 }
 

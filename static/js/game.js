@@ -3,7 +3,7 @@
 // Every server frame that changes the game carries `seq`. An update whose seq is not the next one, a reconnect,
 // or a "lobby" frame makes the client ask for the full state ({"type": "sync"}); the game log is filled from
 // the moves API for whatever the socket did not deliver.
-import { renderBoard, SEAT_COLORS, RESOURCE_COLORS } from "./board.js";
+import { renderBoard, SEAT_COLORS } from "./board.js";
 import { t } from "./i18n.js";
 
 const RESOURCES = ["lumber", "brick", "wool", "grain", "ore"];
@@ -34,8 +34,10 @@ const app = {
   seedCommitment: null,
   socket: null,
   retries: 0,
+  reconnectTimer: null,
   lastFrameAt: 0,
   syncTimer: null,
+  syncRequested: false,
   awaiting: null,
   recent: null,
   loggedSeq: 0,
@@ -44,6 +46,8 @@ const app = {
   chat: new Map(),
   dialog: null,
   autoOpened: new Set(),
+  playing: false,
+  centred: false,
 };
 
 // ---- small helpers ------------------------------------------------------------------------------------------
@@ -118,7 +122,8 @@ function connect() {
     setConnection("connected");
     // The server sends the full state on connect; ask for it only if it does not come.
     clearTimeout(app.syncTimer);
-    app.syncTimer = setTimeout(() => send({ type: "sync" }), 3000);
+    app.syncRequested = false;
+    app.syncTimer = setTimeout(requestSync, 3000);
     loadChat();
   });
   socket.addEventListener("message", (event) => {
@@ -156,6 +161,12 @@ function send(frame) {
   return true;
 }
 
+// Ask for the full state, once until it arrives (a burst of updates after a gap needs a single answer).
+function requestSync() {
+  if (app.syncRequested) return;
+  if (send({ type: "sync" })) app.syncRequested = true;
+}
+
 function heartbeat() {
   const socket = app.socket;
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -181,7 +192,7 @@ function submit(action) {
     key,
     timer: setTimeout(() => {
       app.awaiting = null;
-      send({ type: "sync" });
+      requestSync();
       render();
     }, MOVE_TIMEOUT_MS),
   };
@@ -199,6 +210,7 @@ function handle(frame) {
   switch (frame.type) {
     case "state":
       clearTimeout(app.syncTimer);
+      app.syncRequested = false;
       if (frame.status === "waiting") {
         location.reload();
         return;
@@ -218,7 +230,7 @@ function handle(frame) {
     case "update":
       if (app.seq === null || frame.seq <= app.seq) return;
       if (frame.seq !== app.seq + 1) {
-        send({ type: "sync" });
+        requestSync();
         return;
       }
       settle();
@@ -228,7 +240,7 @@ function handle(frame) {
       app.recent = recentPieces(frame.events || []);
       logMove(frame.seq, frame.events || []);
       render();
-      if (app.view.phase === "game_over" && app.status !== "finished") send({ type: "sync" });
+      if (app.view.phase === "game_over" && app.status !== "finished") requestSync();
       break;
     case "ack":
       if (app.awaiting && frame.key === app.awaiting.key && (frame.duplicate || frame.seq <= app.seq)) {
@@ -240,7 +252,7 @@ function handle(frame) {
       addChat(frame);
       break;
     case "lobby":
-      send({ type: "sync" });
+      requestSync();
       break;
     case "error":
       settle();
@@ -278,6 +290,12 @@ function render() {
     recent: app.recent,
   });
   app.recent = null;
+  if (!app.centred) {
+    // A board wider than a phone scrolls sideways; start from its middle.
+    const wrap = $("board").parentElement;
+    wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+    app.centred = true;
+  }
   renderPrompt();
   renderActions();
   renderTrade();
@@ -603,31 +621,38 @@ function syncDialogs() {
   }
 }
 
-// One counter per resource, with − and + buttons; `limit(r)` caps each, `onChange` sees every change.
-function counters(counts, limit, onChange, { idPrefix, note = null } = {}) {
-  const list = node("div", { class: "counters" });
+// One row per resource, with a − / + counter per column (one column for discards, two for give and get).
+// Each column is {counts, limit(r), idPrefix, label}; `onChange` runs after every change.
+function counters(columns, onChange, { note = null } = {}) {
+  const list = node("div", { class: `counters columns-${columns.length}` });
+  if (columns.length > 1) {
+    list.append(node("div", { class: "counter counter-head" }, node("span"),
+      ...columns.map((c) => node("span", { class: "counter-label", text: c.label }))));
+  }
+  const refreshers = [];
   for (const r of RESOURCES) {
-    const value = node("output", { class: "count", text: String(counts[r]) });
-    const minus = button("−", () => change(-1), { class: "button small step", "aria-label": t("less", { resource: t(r) }), "data-minus": r });
-    const plus = button("+", () => change(1), { class: "button small step", "aria-label": t("more", { resource: t(r) }), "data-plus": r });
-    const refresh = () => {
-      value.textContent = String(counts[r]);
-      minus.disabled = counts[r] <= 0;
-      plus.disabled = counts[r] >= limit(r);
-    };
-    const change = (delta) => {
-      const next = counts[r] + delta;
-      if (next < 0 || next > limit(r)) return;
-      counts[r] = next;
-      onChange();
-    };
-    const row = node("div", { class: `counter res-${r}`, "data-resource": r, id: idPrefix ? `${idPrefix}-${r}` : null },
-      node("span", { class: "counter-name", text: t(r) }), minus, value, plus);
+    const row = node("div", { class: `counter res-${r}`, "data-resource": r }, node("span", { class: "counter-name", text: t(r) }));
+    for (const { counts, limit, idPrefix } of columns) {
+      const value = node("output", { class: "count", text: String(counts[r]) });
+      const change = (delta) => {
+        const next = counts[r] + delta;
+        if (next < 0 || next > limit(r)) return;
+        counts[r] = next;
+        onChange();
+      };
+      const minus = button("−", () => change(-1), { class: "button small step", "aria-label": t("less", { resource: t(r) }), "data-minus": r });
+      const plus = button("+", () => change(1), { class: "button small step", "aria-label": t("more", { resource: t(r) }), "data-plus": r });
+      row.append(node("span", { class: "stepper", id: `${idPrefix}-${r}` }, minus, value, plus));
+      refreshers.push(() => {
+        value.textContent = String(counts[r]);
+        minus.disabled = counts[r] <= 0;
+        plus.disabled = counts[r] >= limit(r);
+      });
+    }
     if (note) row.append(node("span", { class: "counter-note muted", text: note(r) }));
-    row.refresh = refresh;
     list.append(row);
   }
-  list.refresh = () => list.childNodes.forEach((row) => row.refresh());
+  list.refresh = () => refreshers.forEach((refresh) => refresh());
   list.refresh();
   return list;
 }
@@ -661,8 +686,7 @@ function openBundle(kind) {
       return Boolean(now && app.view.phase === kind && (kind === "discard" ? now.discards_owed : now.gold_owed));
     },
     build: (box, footer) => {
-      list = counters(counts, (r) => Math.min(available(r), owed), () => update(), {
-        idPrefix: kind,
+      list = counters([{ counts, limit: (r) => Math.min(available(r), owed), idPrefix: kind }], update, {
         note: (r) => (kind === "discard" ? t("of_held", { n: available(r) }) : t("in_bank", { n: available(r) })),
       });
       summary = node("p", { class: "summary" });
@@ -716,7 +740,7 @@ function openPlenty() {
     intro: t("plenty_intro", { n: size }),
     valid: () => has("play_year_of_plenty"),
     build: (box, footer) => {
-      list = counters(counts, (r) => Math.min(size, app.view.bank[r]), () => update(), { idPrefix: "plenty" });
+      list = counters([{ counts, limit: (r) => Math.min(size, app.view.bank[r]), idPrefix: "plenty" }], update);
       confirm = button(t("play_card", { card: t("year_of_plenty") }), () => {
         const action = match();
         if (action) submit(action);
@@ -816,10 +840,9 @@ function openOffer(mode) {
   }
   const others = app.view.seats.map((s) => s.seat).filter((s) => s !== app.yourSeat);
   const targets = new Set(others);
-  let giveList, getList, confirm, summary;
+  let list, confirm, summary;
   const update = () => {
-    giveList.refresh();
-    getList.refresh();
+    list.refresh();
     const overlap = RESOURCES.some((r) => give[r] && get[r]);
     const ok = total(give) > 0 && total(get) > 0 && !overlap && (mode === "counter" || targets.size > 0);
     summary.textContent = overlap ? t("offer_overlap") : t("offer_summary", { give: cardsText(give), get: cardsText(get) });
@@ -830,9 +853,11 @@ function openOffer(mode) {
     title: mode === "counter" ? t("counter_title", { who: seatName(trade.from) }) : t("offer_title"),
     valid: () => (mode === "counter" ? has("reject_trade") : has("end_turn") && !app.view.trade),
     build: (box, footer) => {
-      giveList = counters(give, (r) => mine.resources[r], update, { idPrefix: "offer-give" });
-      getList = counters(get, () => 19, update, { idPrefix: "offer-get" });
-      box.append(node("h3", { text: t("you_give") }), giveList, node("h3", { text: t("you_get") }), getList);
+      list = counters([
+        { counts: give, limit: (r) => mine.resources[r], idPrefix: "offer-give", label: t("you_give") },
+        { counts: get, limit: () => 19, idPrefix: "offer-get", label: t("you_get") },
+      ], update);
+      box.append(list);
       if (mode === "offer") {
         const to = node("fieldset", { class: "recipients", id: "offer-to" }, node("legend", { text: t("offer_to") }));
         for (const seat of others) {
@@ -893,9 +918,11 @@ function renderGameOver() {
   const view = app.view;
   if (view.phase !== "game_over") {
     section.hidden = true;
+    app.playing = true;
     return;
   }
-  const wasHidden = section.hidden;
+  // Bring the results into view when the game ends under the player's eyes, not when a finished game is opened.
+  const justEnded = section.hidden && app.playing;
   section.hidden = false;
   body.replaceChildren();
   body.append(node("h2", { id: "winner", text: t("winner", { who: seatName(view.winner) }) }));
@@ -917,11 +944,12 @@ function renderGameOver() {
       node("td", { text: awards.join(", ") || "–" })));
   }
   table.append(tbody);
-  body.append(table, node("h3", { text: t("histogram") }), histogram(view.dice_history));
+  body.append(table, node("h3", { text: t("histogram") }), histogram(view.dice_history),
+    node("p", { class: "muted small", text: t("histogram_legend") }));
   if (app.seed !== null && app.seed !== undefined) {
     body.append(node("p", { class: "muted small", id: "seed" , text: t("seed_revealed", { seed: app.seed, commitment: app.seedCommitment || "–" }) }));
   }
-  if (wasHidden) section.scrollIntoView({ behavior: "smooth", block: "start" });
+  if (justEnded) section.scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
 // ---- the game log -------------------------------------------------------------------------------------------
