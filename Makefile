@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint install migrate bench bench-bots clean
+.PHONY: run test lint install migrate messages bench bench-bots clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,13 @@ test: install
 
 lint: install
 	$(BIN)/ruff check .
+
+# Refresh locale/fr from the templates and code, then compile it; needs GNU gettext (apt-get install gettext).
+# The compiled .mo is committed so that `make run` needs no gettext.
+messages: install
+	$(BIN)/python manage.py makemessages -l fr --add-location file --no-obsolete \
+		--ignore rules --ignore bench --ignore tests --ignore static --ignore staticfiles --ignore test-artifacts
+	$(BIN)/python manage.py compilemessages -l fr --ignore '.venv*'
 
 bench: install
 	bash bench/run_engine.sh

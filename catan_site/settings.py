@@ -104,6 +104,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 LOGIN_LINK_MAX_AGE = env.int("LOGIN_LINK_MAX_AGE", default=14 * 86400)  # seconds a link in an email stays valid
 VACATION_LIMIT_DAYS = env.int("VACATION_LIMIT_DAYS", default=14)  # per player and game
+MAX_GAMES_PER_USER = env.int("MAX_GAMES_PER_USER", default=50)  # waiting, active or paused games at once
 # Per user and minute, counted in the cache so that every server process shares the budget.
 RATE_LIMITS = {"moves": env.int("RATE_LIMIT_MOVES", default=240), "chat": env.int("RATE_LIMIT_CHAT", default=20)}
 

@@ -23,6 +23,30 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+MODERATOR_PERMISSIONS = (
+    "moderate",
+    "view_game",
+    "change_game",
+    "view_move",
+    "view_chatmessage",
+    "change_chatmessage",
+    "view_report",
+    "change_report",
+    "view_auditentry",
+    "view_user",
+)
+
+
+def moderators_group():
+    """The Moderators group with its permissions (created by a migration; recreated here if a test flushed it)."""
+    from django.contrib.auth.models import Group, Permission
+
+    group, created = Group.objects.get_or_create(name="Moderators")
+    if created or not group.permissions.exists():
+        group.permissions.set(Permission.objects.filter(codename__in=MODERATOR_PERMISSIONS))
+    return group
+
+
 def require_moderator(user) -> None:
     if not (user is not None and user.is_authenticated and user.is_moderator):
         raise GameError("forbidden", _("Moderators only."), status=403)

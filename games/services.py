@@ -11,6 +11,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -75,6 +76,7 @@ def game_create(
             raise GameError("bad_move_time", _("Time per move is from 1 hour to 14 days."))
     else:
         move_seconds = None
+    _check_game_cap(creator)
     with transaction.atomic():
         game = Game.objects.create(
             name=name[:80],
@@ -97,6 +99,19 @@ def game_create(
     return game
 
 
+def _check_game_cap(user) -> None:
+    """Players may sit in many games at once, up to a configurable cap."""
+    active = Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.WAITING, Game.Status.ACTIVE, Game.Status.PAUSED]
+    ).count()
+    if active >= settings.MAX_GAMES_PER_USER:
+        raise GameError(
+            "too_many_games",
+            _("You already play %(n)s games, the most allowed at once.") % {"n": settings.MAX_GAMES_PER_USER},
+            status=409,
+        )
+
+
 def _locked(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game_id)
@@ -112,6 +127,7 @@ def seat_join(*, game_id: int, user, index: int | None = None) -> Seat:
         seats = list(game.seats.select_for_update())
         if any(s.user_id == user.pk for s in seats):
             raise GameError("already_seated", _("You already have a seat in this game."), status=409)
+        _check_game_cap(user)
         free = [s for s in seats if s.is_open and (index is None or s.index == index)]
         if not free:
             raise GameError("no_free_seat", _("There is no free seat."), status=409)

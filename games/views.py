@@ -24,7 +24,15 @@ def home(request):
 
 @login_required
 def my_games(request):
-    return render(request, "games/my_games.html", {"rows": selectors.games_for_user(request.user)})
+    from .models import SeatOffer
+
+    if request.method == "POST" and request.POST.get("offer"):
+        from . import moderation
+
+        _act(request, 0, lambda: moderation.seat_offer_accept(offer_id=int(request.POST["offer"]), user=request.user))
+        return redirect("my-games")
+    offers = SeatOffer.objects.filter(user=request.user, accepted_at__isnull=True).select_related("seat__game")
+    return render(request, "games/my_games.html", {"rows": selectors.games_for_user(request.user), "offers": offers})
 
 
 @login_required
@@ -133,6 +141,27 @@ def game_settings(request, game_id: int):
     vacation_form = VacationForm(request.POST or None)
     if request.method == "POST":
         try:
+            if "report" in request.POST:
+                from . import moderation
+
+                moderation.report_create(
+                    reporter=request.user,
+                    game_id=game_id,
+                    reason=request.POST.get("reason", ""),
+                    user_id=int(request.POST.get("player") or 0),
+                )
+                messages.success(request, _("Thank you: a moderator will look at your report."))
+                return redirect("game-settings", game_id=game_id)
+            if "mute" in request.POST:
+                from . import moderation
+
+                moderation.mute_set(
+                    user=request.user,
+                    muted_user_id=int(request.POST.get("player") or 0),
+                    muted=request.POST["mute"] == "1",
+                )
+                messages.success(request, _("Saved."))
+                return redirect("game-settings", game_id=game_id)
             if "vacation" in request.POST and vacation_form.is_valid():
                 vacation_start(game_id=game_id, user=request.user, days=vacation_form.cleaned_data["days"])
                 messages.success(request, _("Your clock is paused while you are away."))
@@ -143,7 +172,19 @@ def game_settings(request, game_id: int):
                 return redirect("game-settings", game_id=game_id)
         except GameError as error:
             messages.error(request, error.message)
-    context = {"game": game, "seat": seat, "orders_form": orders_form, "vacation_form": vacation_form}
+    from .models import Mute, Seat
+
+    others = [
+        s.user for s in Seat.objects.filter(game=game).exclude(user=request.user).select_related("user") if s.user
+    ]
+    muted = set(Mute.objects.filter(user=request.user).values_list("muted_id", flat=True))
+    context = {
+        "game": game,
+        "seat": seat,
+        "orders_form": orders_form,
+        "vacation_form": vacation_form,
+        "others": [{"user": u, "muted": u.pk in muted} for u in others],
+    }
     return render(request, "games/settings.html", context)
 
 

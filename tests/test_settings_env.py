@@ -1,6 +1,13 @@
 """Settings pick each backend from the environment alone."""
 
+import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
+
+import environ
 
 from catan_site.env_config import cache_config, celery_config, channel_layers_config, database_config, email_backend
 
@@ -38,11 +45,54 @@ def test_email_host_selects_smtp():
 
 
 def test_running_settings_follow_the_environment(settings):
-    import os
-
     if os.environ.get("DATABASE_URL"):
         assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     else:
         assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
     expected = "RedisChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith(expected)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+# env("X"), env.bool("X", ...), env.get("X"), env["X"]: every way settings.py and env_config.py read a variable.
+READ_VARIABLE = re.compile(r"""env(?:\.\w+)?\(\s*"([A-Z0-9_]+)"|env\.get\("([A-Z0-9_]+)"|env\["([A-Z0-9_]+)"\]""")
+
+
+def read_env_example() -> dict[str, str]:
+    """The values a copy of .env.example as .env would give, parsed by django-environ as the settings do."""
+
+    class Isolated(environ.Env):
+        ENVIRON: dict[str, str] = {}
+
+    Isolated.read_env(ROOT / ".env.example")
+    return Isolated.ENVIRON
+
+
+def test_env_example_documents_every_variable_the_settings_read():
+    source = (ROOT / "catan_site" / "settings.py").read_text() + (ROOT / "catan_site" / "env_config.py").read_text()
+    read = {name for groups in READ_VARIABLE.findall(source) for name in groups if name}
+    documented = set(re.findall(r"^#?([A-Z][A-Z0-9_]+)=", (ROOT / ".env.example").read_text(), flags=re.M))
+    assert "DATABASE_URL" in read and "REDIS_URL" in read
+    assert read - documented == set()
+
+
+def test_env_example_copied_as_dot_env_gives_the_embedded_defaults():
+    values = read_env_example()
+    assert not any("#" in value for value in values.values()), "a trailing comment would become part of a value"
+    script = (
+        "import django, json; django.setup(); from django.conf import settings as s; print(json.dumps(["
+        "s.DEBUG, s.DATABASES['default']['ENGINE'], s.CHANNEL_LAYERS['default']['BACKEND'], "
+        "s.CELERY_TASK_ALWAYS_EAGER, s.EMAIL_BACKEND]))"
+    )
+    environment = {"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "catan_site.settings", **values}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == [
+        True,
+        "django.db.backends.sqlite3",
+        "channels.layers.InMemoryChannelLayer",
+        True,
+        "django.core.mail.backends.console.EmailBackend",
+    ]

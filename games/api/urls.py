@@ -16,5 +16,6 @@ urlpatterns = [
     path("games/<int:game_id>/orders/", views.GameOrders.as_view(), name="api-game-orders"),
     path("games/<int:game_id>/vacation/", views.GameVacation.as_view(), name="api-game-vacation"),
     path("mutes/", views.Mutes.as_view(), name="api-mutes"),
+    path("seat-offers/", views.SeatOffers.as_view(), name="api-seat-offers"),
     path("moderation/", include("games.api.moderation_urls")),
 ]

@@ -218,3 +218,24 @@ class GameVacation(APIView):
         data = _parse(s.VacationSerializer, request)
         seat = vacation_start(game_id=game_id, user=request.user, days=data["days"])
         return Response({"vacation_until": seat.vacation_until.isoformat()})
+
+
+class SeatOffers(APIView):
+    """Seats a moderator offered you; POST {"offer": id} to take one."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        from ..models import SeatOffer
+
+        offers = SeatOffer.objects.filter(user=request.user, accepted_at__isnull=True).select_related("seat__game")
+        return Response([{"id": o.pk, "game": o.seat.game_id, "seat": o.seat.index} for o in offers])
+
+    @extend_schema(request=dict, responses={200: dict, 404: s.ErrorSerializer})
+    def post(self, request: Request) -> Response:
+        offer_id = request.data.get("offer")
+        if type(offer_id) is not int:
+            raise GameError("bad_offer", "'offer' is an offer id.")
+        seat = moderation.seat_offer_accept(offer_id=offer_id, user=request.user)
+        return Response({"game": seat.game_id, "seat": seat.index})

@@ -186,8 +186,6 @@ class BrowserTests(ChannelsLiveServerTestCase):
         assert not host.errors and not guest.errors
 
     def test_a_moderator_handles_a_report_from_the_queue(self):
-        from django.contrib.auth.models import Group
-
         from games import moderation, services
         from tests.factories import UserFactory
 
@@ -198,7 +196,7 @@ class BrowserTests(ChannelsLiveServerTestCase):
         # The site process checks passwords with the production hashers, not the tests' fast one.
         moderator.password = PBKDF2PasswordHasher().encode("moderate me please", "saltsaltsalt")
         moderator.save()
-        moderator.groups.add(Group.objects.get(name="Moderators"))
+        moderator.groups.add(moderation.moderators_group())
         game = services.game_create(creator=alice, seat_count=3, bot_seats=[2])
         services.seat_join(game_id=game.pk, user=bob)
         message = services.chat_post(game_id=game.pk, user=bob, text="<b>you all stink</b>")

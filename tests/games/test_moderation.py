@@ -4,7 +4,6 @@ reaches moderators and no one else; banned users lose their sockets and their AP
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
 import rules
@@ -20,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def moderator():
     user = UserFactory(username="mod")
-    user.groups.add(Group.objects.get(name="Moderators"))
+    user.groups.add(moderation.moderators_group())
     return type(user).objects.get(pk=user.pk)  # fresh permission cache
 
 

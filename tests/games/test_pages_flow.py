@@ -44,3 +44,35 @@ def test_pages_need_login_or_answer(client):
     assert client.get("/games/new/").status_code == 302
     assert client.get("/").status_code == 200
     assert client.get("/games/999/").status_code == 404
+
+
+def test_the_settings_page_saves_orders_reports_and_mutes(client):
+    from games.models import Mute, Report
+    from tests.games.helpers import started_game
+
+    game, (alice, bob) = started_game()
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/settings/")
+    assert page.status_code == 200 and bob.label.encode() in page.content
+    client.post(
+        f"/games/{game.pk}/settings/",
+        {"orders": "1", "discard_first": "wool", "discard_then": "ore", "gold_first": "grain", "gold_then": ""},
+    )
+    assert game.seats.get(user=alice).standing_orders == {
+        "discard_priority": ["wool", "ore"],
+        "gold_default": ["grain"],
+    }
+    client.post(f"/games/{game.pk}/settings/", {"report": "1", "player": bob.pk, "reason": "rude"})
+    assert Report.objects.get().reported_user == bob
+    client.post(f"/games/{game.pk}/settings/", {"mute": "1", "player": bob.pk})
+    assert Mute.objects.filter(user=alice, muted=bob).exists()
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    assert client_for(bob).get(f"/games/{game.pk}/settings/").status_code == 200
+
+
+def client_for(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client

@@ -27,9 +27,7 @@ class Command(BaseCommand):
                 user.save()
                 self.stdout.write(f"created {username} (password {password})")
             if staff:
-                from django.contrib.auth.models import Group
+                from games.moderation import moderators_group
 
-                moderators = Group.objects.filter(name="Moderators").first()
-                if moderators:
-                    user.groups.add(moderators)
+                user.groups.add(moderators_group())
             EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})

@@ -148,3 +148,16 @@ def test_join_leave_and_start_rules():
     with pytest.raises(GameError) as caught:
         services.seat_leave(game_id=game.pk, user=third)
     assert caught.value.code == "already_started"
+
+
+def test_a_player_may_sit_in_many_games_up_to_the_cap(settings):
+    settings.MAX_GAMES_PER_USER = 2
+    user, other = UserFactory(), UserFactory()
+    services.game_create(creator=user)
+    services.game_create(creator=user)
+    with pytest.raises(GameError) as caught:
+        services.game_create(creator=user)
+    assert caught.value.code == "too_many_games" and caught.value.status == 409
+    third = services.game_create(creator=other)
+    with pytest.raises(GameError):
+        services.seat_join(game_id=third.pk, user=user)
