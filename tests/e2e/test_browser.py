@@ -101,7 +101,7 @@ class BrowserTests(ChannelsLiveServerTestCase):
                 return match.group(0).replace("http://localhost", self.live_server_url.rsplit(":", 1)[0])
         raise AssertionError(f"no confirmation email for {address} in {list(Path(MAIL_DIR).iterdir())}")
 
-    def my_turn(self, page, timeout: int = 20000) -> None:
+    def my_turn(self, page, timeout: int = 45000) -> None:
         page.wait_for_selector("#prompt[data-mine=yes]", timeout=timeout)
 
     def click_spot(self, page, kind: str) -> None:

@@ -1,0 +1,370 @@
+"""Load benchmark: real ASGI servers (daphne) on PostgreSQL + Redis, driven by WebSocket clients.
+
+    .venv/bin/python bench/load.py --games 100 --servers 1        # paced + flat out, one process
+    .venv/bin/python bench/load.py --games 100 --servers 2        # scale-out: seats spread over two processes
+
+Each game has four seats, each a WebSocket client reading its own view and submitting legal moves.
+- Paced: every game offers one move per second on average; we time submit → every seat has the update.
+- Flat out: every seat moves as soon as it may; we count accepted moves per second.
+Then, in-process: SQL queries and bytes stored per move, and the cost of the first and last 100 moves of a
+long game. Prints tables and writes them to docs/PERFORMANCE.md (bench:load markers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "PERFORMANCE.md"
+START, END = "<!-- bench:load:start -->", "<!-- bench:load:end -->"
+BASE_PORT = 8101
+
+
+def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-" + "k" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "RATE_LIMIT_MOVES": "1000000",
+        "MAX_GAMES_PER_USER": "1000",
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "catan_site.settings",
+    }
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def start_servers(count: int, env: dict[str, str]) -> list[subprocess.Popen]:
+    servers = []
+    for i in range(count):
+        port = BASE_PORT + i
+        servers.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "catan_site.asgi:application"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    for i in range(count):
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{BASE_PORT + i}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.2)
+    return servers
+
+
+def make_games(count: int) -> list[tuple[int, list[str]]]:
+    """Games of four human seats, started; returns (game id, session keys per seat)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+    from games import services
+
+    tag = uuid.uuid4().hex[:6]
+    games = []
+    for g in range(count):
+        users = []
+        for s in range(4):
+            user = User(username=f"load{tag}g{g}s{s}")
+            user.set_unusable_password()
+            user.save()
+            users.append(user)
+        game = services.game_create(creator=users[0], seat_count=4, options={"seat_order": "fixed"})
+        for user in users[1:]:
+            services.seat_join(game_id=game.pk, user=user)
+        services.game_start(game_id=game.pk, user=users[0])
+        keys = []
+        for user in users:
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            keys.append(session.session_key)
+        games.append((game.pk, keys))
+    return games
+
+
+class Seat:
+    def __init__(self) -> None:
+        self.seq = -1
+        self.legal: list[dict] = []
+        self.ws = None
+
+
+class Game:
+    def __init__(self, game_id: int) -> None:
+        self.id = game_id
+        self.seats = [Seat() for _ in range(4)]
+        self.pending: dict[int, float] = {}  # target seq → submit time
+        self.latencies: list[float] = []
+        self.accepted = 0
+        self.errors = 0
+        self.changed = asyncio.Event()
+        self.over = False
+
+    def seen(self, seat: int, frame: dict) -> None:
+        s = self.seats[seat]
+        if frame.get("seq", -1) >= s.seq:
+            s.seq = frame["seq"]
+            s.legal = [a for a in frame.get("legal", []) if a["type"] != "offer_trade"]
+            if frame.get("view", {}).get("phase") == "game_over":
+                self.over = True
+        now = time.perf_counter()
+        for target in [t for t in self.pending if all(x.seq >= t for x in self.seats)]:
+            self.latencies.append(now - self.pending.pop(target))
+        self.changed.set()
+
+
+async def client(game: Game, seat: int, session_key: str, port: int, stop: asyncio.Event) -> None:
+    import websockets
+
+    headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/games/{game.id}/", additional_headers=headers, max_size=2**22
+    ) as ws:
+        game.seats[seat].ws = ws
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
+            frame = json.loads(raw)
+            kind = frame.get("type")
+            if kind in ("state", "update"):
+                game.seen(seat, frame)
+            elif kind == "ack" and not frame.get("duplicate"):
+                game.accepted += 1
+            elif kind == "error":
+                game.errors += 1
+                if frame.get("code") != "stale":
+                    await ws.send(json.dumps({"type": "sync"}))
+
+
+async def submit(game: Game, rng: random.Random, track: bool) -> bool:
+    movers = [i for i, s in enumerate(game.seats) if s.legal and s.ws is not None]
+    if not movers or game.over:
+        return False
+    seat = game.seats[rng.choice(movers)]
+    action = rng.choice(seat.legal)
+    seat.legal = []  # one submit per view
+    if track:
+        game.pending[seat.seq + 1] = time.perf_counter()
+    await seat.ws.send(json.dumps({"type": "move", "action": action, "seq": seat.seq, "key": uuid.uuid4().hex}))
+    return True
+
+
+async def drive(game: Game, mode: str, stop: asyncio.Event, seed: int) -> None:
+    rng = random.Random(seed)
+    while not stop.is_set() and not game.over:
+        if mode == "paced":
+            await asyncio.sleep(rng.expovariate(1.0))
+            await submit(game, rng, track=True)
+        else:
+            game.changed.clear()
+            if not await submit(game, rng, track=False):
+                try:
+                    await asyncio.wait_for(game.changed.wait(), timeout=0.5)
+                except TimeoutError:
+                    pass
+            else:
+                try:
+                    await asyncio.wait_for(game.changed.wait(), timeout=2)
+                except TimeoutError:
+                    pass
+
+
+async def run_mode(games_info, mode: str, seconds: float, servers: int) -> dict:
+    games = [Game(gid) for gid, _ in games_info]
+    stop = asyncio.Event()
+    clients = [
+        asyncio.create_task(client(g, s, keys[s], BASE_PORT + (i + s) % servers, stop))
+        for i, (g, (_, keys)) in enumerate(zip(games, games_info, strict=True))
+        for s in range(4)
+    ]
+    for _ in range(100):  # wait for every seat's first state
+        if all(seat.seq >= 0 for g in games for seat in g.seats):
+            break
+        await asyncio.sleep(0.1)
+    started = time.perf_counter()
+    drivers = [asyncio.create_task(drive(g, mode, stop, i)) for i, g in enumerate(games)]
+    await asyncio.sleep(seconds)
+    stop.set()
+    elapsed = time.perf_counter() - started
+    await asyncio.gather(*drivers, *clients, return_exceptions=True)
+    latencies = sorted(x for g in games for x in g.latencies)
+    accepted = sum(g.accepted for g in games)
+
+    def pct(p: float) -> float:
+        return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))] if latencies else float("nan")
+
+    return {
+        "mode": mode,
+        "games": len(games),
+        "seconds": elapsed,
+        "accepted": accepted,
+        "moves_per_s": accepted / elapsed,
+        "p50": pct(0.50),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "stale": sum(g.errors for g in games),
+    }
+
+
+def per_move_costs(long_moves: int) -> dict:
+    """In-process: SQL queries and stored bytes per move, and first vs last 100 moves of a long game."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    import rules
+    from games import services
+    from games.models import Game as GameRow
+    from games.models import Move
+
+    ((game_id, _),) = make_games(1)
+    row = GameRow.objects.get(pk=game_id)
+    users = {s.index: s.user for s in row.seats.select_related("user")}
+    rng = random.Random(7)
+    timings, queries = [], []
+    seq = 0
+    for _ in range(long_moves):
+        state = rules.load(GameRow.objects.get(pk=game_id).state)
+        seats = rules.to_move(state)
+        if not seats:
+            break
+        seat = seats[0]
+        action = rng.choice([a for a in rules.legal_actions(state, seat) if a["type"] != "offer_trade"])
+        with CaptureQueriesContext(connection) as captured:
+            t0 = time.perf_counter()
+            services.move_submit(game_id=game_id, user=users[seat], action=action, expected_seq=seq)
+            timings.append(time.perf_counter() - t0)
+        queries.append(len(captured.captured_queries))
+        seq += 1
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT avg(pg_column_size(m.*)) FROM games_move m WHERE m.game_id = %s", [game_id])
+        move_bytes = float(cursor.fetchone()[0])
+        cursor.execute("SELECT pg_column_size(g.state) FROM games_game g WHERE g.id = %s", [game_id])
+        snapshot_bytes = float(cursor.fetchone()[0])
+    first, last = timings[:100], timings[-100:]
+    return {
+        "moves": len(timings),
+        "queries_per_move": statistics.mean(queries),
+        "queries_max": max(queries),
+        "move_row_bytes": move_bytes,
+        "snapshot_bytes": snapshot_bytes,
+        "first100_ms": 1000 * statistics.mean(first),
+        "last100_ms": 1000 * statistics.mean(last),
+        "log_rows": Move.objects.filter(game_id=game_id).count(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument("--paced-seconds", type=float, default=30)
+    parser.add_argument("--flat-seconds", type=float, default=20)
+    parser.add_argument("--long-moves", type=int, default=1000)
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/catan_bench")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args(argv)
+
+    env = bench_env(args.database_url, args.redis_url)
+    ensure_database(args.database_url)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    servers = start_servers(args.servers, env)
+    try:
+        paced_games = make_games(args.games)
+        paced = asyncio.run(run_mode(paced_games, "paced", args.paced_seconds, args.servers))
+        flat_games = make_games(args.games)
+        flat = asyncio.run(run_mode(flat_games, "flat", args.flat_seconds, args.servers))
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=10)
+    costs = per_move_costs(args.long_moves)
+    lines = [
+        f"Servers: {args.servers} daphne process(es), PostgreSQL + Redis, DEBUG off; {args.games} games of 4 "
+        "WebSocket seats each.",
+        "",
+        "| mode | games | seconds | accepted moves | moves/s | p50 ms | p95 ms | p99 ms | stale submits |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in (paced, flat):
+        lines.append(
+            f"| {r['mode']} | {r['games']} | {r['seconds']:.0f} | {r['accepted']} | {r['moves_per_s']:.0f} | "
+            f"{r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['stale']} |"
+        )
+    lines += [
+        "",
+        "| per move (one game, in-process) | value |",
+        "|---|---|",
+        f"| moves played | {costs['moves']} |",
+        f"| SQL queries per move (mean / max) | {costs['queries_per_move']:.1f} / {costs['queries_max']} |",
+        f"| move-log row, bytes (mean) | {costs['move_row_bytes']:.0f} |",
+        f"| game snapshot, bytes (updated in place) | {costs['snapshot_bytes']:.0f} |",
+        f"| first 100 moves, ms per move | {costs['first100_ms']:.2f} |",
+        f"| last 100 moves, ms per move | {costs['last100_ms']:.2f} |",
+    ]
+    output = "\n".join(lines)
+    print(output)
+    if not args.no_write:
+        command = ".venv/bin/python bench/load.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        section = (
+            f"{START}\n## Load: live games over WebSockets\n\nCommand: `{command.strip()}` — "
+            f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores.\n"
+            "Latency is from a seat submitting a move to every seat of that game holding the update.\n\n"
+            f"{output}\n{END}"
+        )
+        text = DOC.read_text() if DOC.exists() else "# Performance\n"
+        if START in text and END in text:
+            before, rest = text.split(START, 1)
+            text = before + section + rest.split(END, 1)[1]
+        else:
+            text = text.rstrip() + "\n\n" + section + "\n"
+        DOC.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
