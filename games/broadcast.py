@@ -41,23 +41,40 @@ def update_message(state: rules.State, seat: int | None, seq: int, events: list[
     }
 
 
-def _send(group: str, payload: dict[str, Any]) -> None:
+def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send every (group, payload) in one trip to the event loop: one hop per move, not one per seat."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
+
+    async def send() -> None:
+        for group, payload in messages:
+            await layer.group_send(group, {"type": "game.message", "payload": payload})
+
     try:
-        async_to_sync(layer.group_send)(group, {"type": "game.message", "payload": payload})
+        async_to_sync(send)()
     except Exception:  # the layer being down must not undo a stored move
-        logger.exception("channel layer send to %s failed", group)
+        logger.exception("channel layer send failed")
 
 
-def after_move(game_id: int, state: rules.State, seq: int, events: list[dict[str, Any]]) -> None:
-    for seat in range(state.players):
-        _send(seat_group(game_id, seat), update_message(state, seat, seq, events))
-    _send(public_group(game_id), update_message(state, None, seq, events))
+def _send(group: str, payload: dict[str, Any]) -> None:
+    _send_all([(group, payload)])
+
+
+def after_move(
+    game_id: int,
+    state: rules.State,
+    seq: int,
+    events: list[dict[str, Any]],
+    bots: dict[int, str] | None = None,
+    live: bool = True,
+) -> None:
+    messages = [(seat_group(game_id, seat), update_message(state, seat, seq, events)) for seat in range(state.players)]
+    messages.append((public_group(game_id), update_message(state, None, seq, events)))
+    _send_all(messages)
     from .tasks import schedule_bots
 
-    schedule_bots(game_id, state)
+    schedule_bots(game_id, state, bots=bots, live=live)
 
 
 def lobby_changed(game_id: int) -> None:

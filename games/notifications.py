@@ -62,12 +62,14 @@ def quiet_until(user, moment: datetime) -> datetime:
     return release.astimezone(zoneinfo.ZoneInfo("UTC"))
 
 
-def create_for_move(game: Game, state: rules.State, seq: int, kind: str | None = None, mover=None) -> list[int]:
+def create_for_move(
+    game: Game, state: rules.State, seq: int, kind: str | None = None, mover=None, seats=None
+) -> list[int]:
     """Outbox rows for every human who must act now (or everyone at the end), except the player who just
     moved and is still on the page. Call inside the move's transaction; returns the ids to queue after commit."""
     if game.clock != Game.Clock.ASYNC:
         return []
-    seats = {s.index: s for s in game.seats.all() if s.user_id}
+    seats = {i: s for i, s in (seats or {s.index: s for s in game.seats.select_related("user")}).items() if s.user_id}
     if state.phase == "game_over":
         targets = list(seats)
     else:

@@ -199,6 +199,14 @@ def move_submit(
         raise GameError("bad_seq", _("The expected sequence number is a whole number."))
     if bot_seat is None:
         ratelimit.check(user, "moves")
+    try:
+        return _move_submit(game_id, action, user, bot_seat, expected_seq, idempotency_key)
+    except IntegrityError:
+        # The game row is locked, so only a racing duplicate key can collide; nothing was stored.
+        raise GameError("conflict", _("Another move was recorded at the same time; try again."), status=409) from None
+
+
+def _move_submit(game_id, action, user, bot_seat, expected_seq, idempotency_key) -> MoveResult:
     with transaction.atomic():
         game = _locked(game_id)
         if idempotency_key is not None:
@@ -207,10 +215,14 @@ def move_submit(
                 return MoveResult(earlier.seq, earlier.seat, earlier.events, duplicate=True)
         if game.status != Game.Status.ACTIVE:
             raise GameError("not_active", _("This game is not in progress."), status=409)
+        # One query for every seat (and its user): the move and everything after it reuse them.
+        seats = {s.index: s for s in game.seats.select_related("user")}
         if bot_seat is not None:
-            seat = game.seats.filter(index=bot_seat).exclude(bot="").first()
+            seat = seats.get(bot_seat) if seats.get(bot_seat) and seats[bot_seat].bot else None
+        elif user is not None and user.is_authenticated:
+            seat = next((s for s in seats.values() if s.user_id == user.pk), None)
         else:
-            seat = game.seats.filter(user=user).first() if user is not None and user.is_authenticated else None
+            seat = None
         if seat is None:
             raise GameError("not_a_player", _("You have no seat in this game."), status=403)
         if expected_seq is not None and expected_seq != game.seq:
@@ -225,7 +237,7 @@ def move_submit(
             game, state, seat.index, action, user=user if bot_seat is None else None, idempotency_key=idempotency_key
         )
         first_seq = game.seq
-        _settle(game, state, events, mover=user if bot_seat is None else None)
+        _settle(game, state, events, mover=user if bot_seat is None else None, seats=seats)
     return MoveResult(first_seq, seat.index, events)
 
 
@@ -251,26 +263,25 @@ def _record(
     except rules.IllegalAction as error:
         raise GameError(error.code, error.message) from None
     game.seq += 1
-    try:
-        with transaction.atomic():
-            Move.objects.create(
-                game=game,
-                seq=game.seq,
-                seat=seat,
-                action=action,
-                events=events,
-                idempotency_key=idempotency_key,
-                user=user,
-            )
-    except IntegrityError:
-        raise GameError("conflict", _("Another move was recorded at the same time; try again."), status=409) from None
+    Move.objects.create(
+        game=game,
+        seq=game.seq,
+        seat=seat,
+        action=action,
+        events=events,
+        idempotency_key=idempotency_key,
+        user=user,
+    )
     return events
 
 
-def _settle(game: Game, state: rules.State, events: list[dict[str, Any]], mover=None) -> None:
+def _settle(
+    game: Game, state: rules.State, events: list[dict[str, Any]], mover=None, seats: dict[int, Seat] | None = None
+) -> None:
     """After a move: standing orders answer what they can, then save, set the clock, write notifications and
     broadcast after commit."""
-    seats = {s.index: s for s in game.seats.select_related("user")}
+    if seats is None:
+        seats = {s.index: s for s in game.seats.select_related("user")}
     for _round in range(4 * game.seat_count):
         pending = [
             (s, standing_orders.order_action(state, s, seats[s].standing_orders))
@@ -291,11 +302,14 @@ def _settle(game: Game, state: rules.State, events: list[dict[str, Any]], mover=
         fields += ["status", "winner_seat", "finished_at"]
     game.deadline = clocks.deadline_for(game, state, seats)
     game.save(update_fields=fields)
-    ids = notifications.create_for_move(game, state, game.seq, mover=mover)
+    ids = notifications.create_for_move(game, state, game.seq, mover=mover, seats=seats)
     game_id, seq = game.pk, game.seq
+    bots = {i: s.bot for i, s in seats.items() if s.bot}
+    live = game.clock == Game.Clock.LIVE
+    active = game.status == Game.Status.ACTIVE
 
     def after_commit() -> None:
-        broadcast.after_move(game_id, state, seq, events)
+        broadcast.after_move(game_id, state, seq, events, bots=bots if active else {}, live=live)
         notifications.queue(ids)
 
     transaction.on_commit(after_commit)

@@ -25,17 +25,20 @@ def _bot_seats(game: Game) -> dict[int, str]:
     return {s.index: s.bot for s in game.seats.all() if s.bot}
 
 
-def schedule_bots(game_id: int, state: rules.State) -> None:
-    """Queue a bot move if a bot must act now (called after each committed move)."""
+def schedule_bots(game_id: int, state: rules.State, bots: dict[int, str] | None = None, live: bool = True) -> None:
+    """Queue a bot move if a bot must act now (called after each committed move). Callers that know the
+    seats pass `bots` and `live`, sparing the queries."""
     if _bot_loop.get() or not rules.to_move(state):
         return
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.ACTIVE:
-        return
-    bots = _bot_seats(game)
+    if bots is None:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.ACTIVE:
+            return
+        bots = _bot_seats(game)
+        live = game.clock == Game.Clock.LIVE
     if not any(seat in bots for seat in rules.to_move(state)):
         return
-    delay = settings.BOT_LIVE_DELAY_SECONDS if game.clock == Game.Clock.LIVE else 0
+    delay = settings.BOT_LIVE_DELAY_SECONDS if live else 0
     bot_play.apply_async((game_id,), countdown=delay)
 
 
