@@ -151,12 +151,12 @@ def assert_no_leak(payload, viewer: int | None) -> None:
             assert viewer in (event.get("seat"), event.get("victim"))
 
 
-@pytest.mark.django_db(transaction=True)
 SCENARIO_SEATS = [("base", 4)] + [
     (key, max(rules.scenarios.load_map(key)["players"])) for key in rules.scenarios.map_keys()
 ]
 
 
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("scenario", "players"), SCENARIO_SEATS)
 def test_no_payload_carries_hidden_information(scenario, players, monkeypatch):
     captured: list[tuple[str, dict]] = []
