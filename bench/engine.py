@@ -54,9 +54,15 @@ class Tally:
         ]
 
 
+def seats_for(scenario: str) -> int:
+    if scenario == "base":
+        return 4
+    return max(rules.scenarios.load_map(scenario)["players"])
+
+
 def play_ours(tally: Tally, seed: int, scenario: str) -> None:
     timer = time.perf_counter_ns
-    state = rules.new_game(scenario=scenario, players=4, seed=seed)
+    state = rules.new_game(scenario=scenario, players=seats_for(scenario), seed=seed)
     rng = random.Random(seed)
     legal_ns = tally.legal_ns
     started = time.perf_counter()
@@ -147,13 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     if play_theirs is not None:
         rows.append(theirs.row("catanatron 3.2.1"))
     scenario_rows = []
-    keys = [k for k in rules.scenario_keys() if k != "base" and "_" in k or k == "new_shores"]
+    keys = list(rules.scenarios.map_keys())
     wanted = keys if args.scenarios == "all" else [k for k in args.scenarios.split(",") if k != "base"]
     for key in wanted:
         tally = Tally()
         for i in range(args.games):
             play_ours(tally, args.seed + i, key)
-        scenario_rows.append(tally.row(f"ours ({key})"))
+        scenario_rows.append(tally.row(f"ours ({key}, {seats_for(key)} players)"))
 
     lines = [table(rows + scenario_rows)]
     if play_theirs is not None:

@@ -31,3 +31,24 @@ class Command(BaseCommand):
 
                 user.groups.add(moderators_group())
             EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})
+        self._demo_games(User.objects.get(username="demo"))
+
+    def _demo_games(self, demo: User) -> None:
+        """Bots ready to play: a base game and a Seafarers game against three bots, waiting for `demo`."""
+        from games import services
+        from games.models import Game
+
+        for name, scenario in (("Demo — Catan vs 3 bots", "base"), ("Demo — New Shores vs 3 bots", "new_shores")):
+            if Game.objects.filter(name=name, status=Game.Status.ACTIVE).exists():
+                continue
+            game = services.game_create(
+                creator=demo,
+                name=name,
+                scenario=scenario,
+                seat_count=4,
+                bot_seats=[1, 2, 3],
+                options={"seat_order": "fixed"},
+                visibility=Game.Visibility.PRIVATE,
+            )
+            services.game_start(game_id=game.pk, user=demo)
+            self.stdout.write(f"created '{name}' for demo")
