@@ -143,3 +143,22 @@ async def connect_with_invite(game) -> WebsocketCommunicator:
     assert connected
     assert (await communicator.receive_json_from(timeout=5))["type"] == "state"
     return communicator
+
+
+async def test_a_banned_users_socket_is_closed(game_and_users):
+    from games import moderation
+    from tests.factories import UserFactory
+
+    game, (alice, bob) = game_and_users
+    moderator = await sync_to_async(UserFactory)()
+    await sync_to_async(lambda: moderator.groups.add(moderation.moderators_group()))()
+    moderator = await sync_to_async(lambda: type(moderator).objects.get(pk=moderator.pk))()
+    b = await connect(game.pk, bob)
+    try:
+        await sync_to_async(moderation.user_restrict)(moderator=moderator, user=bob, reason="abuse")
+        error = await receive_type(b, "error")
+        assert error["code"] == "account_restricted"
+        closed = await b.receive_output(timeout=5)
+        assert closed["type"] == "websocket.close" and closed["code"] == 4403
+    finally:
+        await b.disconnect()
