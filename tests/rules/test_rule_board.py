@@ -143,9 +143,7 @@ def _rows(state: rules.State) -> list[list[tuple[str, int | None]]]:
 
 def test_beginner_board_option_is_a_fixed_layout():
     boards = {
-        (seed, players): new_beginner_game(players=players, seed=seed)
-        for seed in (1, 2, 99)
-        for players in (3, 4)
+        (seed, players): new_beginner_game(players=players, seed=seed) for seed in (1, 2, 99) for players in (3, 4)
     }
     first = next(iter(boards.values()))
     assert _rows(first) == BEGINNER_LAYOUT
@@ -167,9 +165,7 @@ def test_the_bank_holds_nineteen_of_each_resource():
     state = rules.new_game(players=4, seed=3)
     assert state.bank == [19] * 5
     assert sum(state.bank) == 95
-    assert rules.view(state, None)["bank"] == {
-        name: 19 for name in ("lumber", "brick", "wool", "grain", "ore")
-    }
+    assert rules.view(state, None)["bank"] == {name: 19 for name in ("lumber", "brick", "wool", "grain", "ore")}
 
 
 def test_the_development_deck_has_twenty_five_cards():

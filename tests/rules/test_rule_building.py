@@ -88,9 +88,7 @@ def test_road_goes_on_a_free_edge_touching_your_road_settlement_or_city():
     give(state, 0, lumber=5, brick=5)
     expected = set()
     for v in (43, 51, 24):
-        expected |= {
-            e for e in topo.vertex_edges[v] if state.edge_owner[e] == -1 and state.derived.road_edge[e]
-        }
+        expected |= {e for e in topo.vertex_edges[v] if state.edge_owner[e] == -1 and state.derived.road_edge[e]}
     assert road_edges(state) == expected
     far = edge_between(state, 84, 79)
     assert_refused(state, 0, {"type": "build_road", "edge": far})

@@ -281,9 +281,7 @@ def test_year_of_plenty_limited_by_the_bank_one_card_left():
     hold(state, 0, YEAR_OF_PLENTY)
     empty_bank_but(state, ore=1)
     assert state.bank == counts(ore=1)
-    assert actions_of(state, 0, "play_year_of_plenty") == [
-        {"type": "play_year_of_plenty", "resources": ["ore"]}
-    ]
+    assert actions_of(state, 0, "play_year_of_plenty") == [{"type": "play_year_of_plenty", "resources": ["ore"]}]
     assert_refused(state, 0, {"type": "play_year_of_plenty", "resources": ["ore", "ore"]})
     assert_refused(state, 0, {"type": "play_year_of_plenty", "resources": ["ore", "grain"]})
     rules.apply(state, 0, {"type": "play_year_of_plenty", "resources": ["ore"]})

@@ -102,9 +102,7 @@ def test_random_tokens_are_shuffled_freely_not_along_the_spiral():
     def has_run(tokens: tuple[int, ...], run: tuple[int, ...]) -> bool:
         doubled = tokens + tokens
         backward = tuple(reversed(doubled))
-        return any(
-            doubled[i : i + len(run)] == run or backward[i : i + len(run)] == run for i in range(len(tokens))
-        )
+        return any(doubled[i : i + len(run)] == run or backward[i : i + len(run)] == run for i in range(len(tokens)))
 
     spiral = [has_run(reading(rules.new_game(players=4, seed=s)), (5, 2, 6)) for s in range(20)]
     shuffled = [
@@ -204,6 +202,4 @@ def test_unknown_or_bad_options_are_refused(options):
 def test_options_are_public_in_the_view():
     state = new_beginner_game(friendly_robber=True, vp_target=12)
     options = rules.view(state, None)["options"]
-    assert (
-        options["friendly_robber"] is True and options["vp_target"] == 12 and options["board"] == "beginner"
-    )
+    assert options["friendly_robber"] is True and options["vp_target"] == 12 and options["board"] == "beginner"

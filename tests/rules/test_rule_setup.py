@@ -95,9 +95,7 @@ def test_setup_road_must_touch_the_just_placed_settlement():
     rules.apply(state, 0, {"type": "build_settlement", "vertex": 43})
     offered = {a["edge"] for a in actions_of(state, 0, "build_road")}
     assert offered == set(topo.vertex_edges[43])
-    far = next(
-        e for e in range(topo.edge_count) if state.derived.road_edge[e] and 43 not in topo.edge_vertices[e]
-    )
+    far = next(e for e in range(topo.edge_count) if state.derived.road_edge[e] and 43 not in topo.edge_vertices[e])
     assert_refused(state, 0, {"type": "build_road", "edge": far})
     rules.apply(state, 0, {"type": "build_road", "edge": topo.vertex_edges[43][0]})
     for _ in range(6):

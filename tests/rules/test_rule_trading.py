@@ -41,9 +41,7 @@ def trading_game() -> rules.State:
 def test_domestic_offer_to_everyone_waits_for_every_answer():
     state = trading_game()
     events = rules.apply(state, 0, OFFER)
-    assert events == [
-        {"type": "trade_offered", "seat": 0, "give": {"wool": 1}, "get": {"ore": 1}, "to": [1, 2, 3]}
-    ]
+    assert events == [{"type": "trade_offered", "seat": 0, "give": {"wool": 1}, "get": {"ore": 1}, "to": [1, 2, 3]}]
     assert rules.to_move(state) == [1, 2, 3]
     assert kinds(state, 1) == {"accept_trade", "reject_trade"}
     assert kinds(state, 3) == {"reject_trade"}, "a player without the cards asked for cannot accept"
@@ -99,9 +97,7 @@ def test_domestic_counter_offer_can_be_confirmed_on_its_terms():
 def test_domestic_counter_must_be_affordable_by_whoever_counters():
     state = trading_game()
     rules.apply(state, 0, OFFER)
-    assert_refused(
-        state, 1, {"type": "counter_trade", "give": {"wool": 1}, "get": {"ore": 3}}, "cannot_afford"
-    )
+    assert_refused(state, 1, {"type": "counter_trade", "give": {"wool": 1}, "get": {"ore": 3}}, "cannot_afford")
     assert_refused(state, 1, {"type": "counter_trade", "give": {"wool": 1}, "get": {"wool": 1}})
     # A counter the active player cannot pay is recorded but cannot be confirmed.
     rules.apply(state, 1, {"type": "counter_trade", "give": {"wool": 3}, "get": {"ore": 1}})

@@ -33,7 +33,7 @@ def test_random_games_on_every_map_keep_every_invariant(key, players):
         state = rules.new_game(scenario=key, players=players, seed=seed)
         steps = [0]
 
-        def on_step(s: rules.State) -> None:
+        def on_step(s: rules.State, steps: list[int] = steps) -> None:
             steps[0] += 1
             if steps[0] % 3 == 0:
                 check_invariants(s)

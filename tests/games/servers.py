@@ -1,0 +1,74 @@
+"""Real ASGI server processes for tests: started on the test database and Redis, waited for, stopped."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def session_for(user) -> str:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def server_env(redis_url: str) -> dict[str, str]:
+    db = connection.settings_dict
+    url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    return {
+        **os.environ,
+        "DATABASE_URL": url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "false",
+        "SECRET_KEY": settings.SECRET_KEY,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "catan_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return server
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            server.kill()
+            raise AssertionError("server did not start")
+        time.sleep(0.2)
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
