@@ -24,10 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
+from bench.perfdoc import write_section  # noqa: E402
 
 MAX_ACTIONS = 100_000
-DOC = ROOT / "docs" / "PERFORMANCE.md"
-START, END = "<!-- bench:engine:start -->", "<!-- bench:engine:end -->"
 
 
 @dataclass
@@ -181,21 +180,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_doc(output: str, command: str) -> None:
     machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.machine()}"
-    section = (
-        f"{START}\n## Engine: random games, ours and catanatron\n\n"
+    write_section(
+        "engine",
+        "## Engine: random games, ours and catanatron\n\n"
         f"Command: `{command}` — {datetime.date.today().isoformat()}, {machine}.\n"
-        "Both engines play complete 4-player games with random bots (uniform over legal actions; no domestic\n"
+        "Both engines play complete games with random bots (uniform over legal actions; no domestic\n"
         "offers), alternating game by game in one process. `legal µs` times each legal-action generation\n"
-        "(`rules.legal_actions`; catanatron's `generate_playable_actions`). catanatron stops games at 1000 turns.\n\n"
-        f"{output}\n{END}"
+        "(`rules.legal_actions`; catanatron's `generate_playable_actions`). catanatron stops games at 1000 turns.\n"
+        "Rows for Seafarers maps are ours only (catanatron plays the base game alone).\n\n"
+        f"{output}",
     )
-    text = DOC.read_text() if DOC.exists() else "# Performance\n"
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        text = before + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    DOC.write_text(text)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,6 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOC = ROOT / "docs" / "PERFORMANCE.md"
-START, END = "<!-- bench:load:start -->", "<!-- bench:load:end -->"
 BASE_PORT = 8101
 
 
@@ -350,19 +348,15 @@ def main(argv: list[str] | None = None) -> int:
     print(output)
     if not args.no_write:
         command = ".venv/bin/python bench/load.py " + " ".join(argv if argv is not None else sys.argv[1:])
-        section = (
-            f"{START}\n## Load: live games over WebSockets\n\nCommand: `{command.strip()}` — "
+        from bench.perfdoc import write_section
+
+        write_section(
+            "load",
+            f"## Load: live games over WebSockets\n\nCommand: `{command.strip()}` — "
             f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores.\n"
             "Latency is from a seat submitting a move to every seat of that game holding the update.\n\n"
-            f"{output}\n{END}"
+            f"{output}",
         )
-        text = DOC.read_text() if DOC.exists() else "# Performance\n"
-        if START in text and END in text:
-            before, rest = text.split(START, 1)
-            text = before + section + rest.split(END, 1)[1]
-        else:
-            text = text.rstrip() + "\n\n" + section + "\n"
-        DOC.write_text(text)
     return 0
 
 
