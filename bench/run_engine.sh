@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
-# Build the bench environment (catanatron from PyPI) if needed, then run the engine benchmark.
+# Build the engine benchmark's environment (.venv-bench: catanatron 3.2.1 from PyPI, never the product's
+# dependencies) when it is missing or bench/requirements.txt changed, then run bench/engine.py with the
+# arguments given. `rules` is imported from the work tree: nothing of the project is installed.
+#   bash bench/run_engine.sh --games 200
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv-bench/bin/python ]; then
-  python3 -m venv .venv-bench
-  .venv-bench/bin/pip install --quiet -r bench/requirements.txt
+VENV="${BENCH_VENV:-.venv-bench}"
+STAMP="$VENV/.requirements.txt"
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
 fi
-exec .venv-bench/bin/python bench/engine.py "$@"
+if ! cmp -s bench/requirements.txt "$STAMP"; then
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
+  cp bench/requirements.txt "$STAMP"
+fi
+export BENCH_LAUNCHER="bash bench/run_engine.sh"
+exec "$VENV/bin/python" bench/engine.py "$@"
