@@ -514,3 +514,24 @@ def test_greater_catan_fallback_drops_the_building_constraint_first(sea_maps):
     sources = token_sources(state, 0)
     main = state.derived.setup_hexes
     assert sources and all(h in main and state.tokens[h] for h in sources)
+
+
+@pytest.mark.parametrize("key", ["new_world_3", "new_world_4"])
+def test_the_new_world_is_a_new_legal_map_each_game(key):
+    """A new random map from the table's hexes each game: harbours on coast edges, never two on one vertex,
+    and no two red numbers side by side."""
+    players = 3 if key.endswith("3") else 4
+    boards = []
+    for seed in range(8):
+        state = rules.new_game(scenario=key, players=players, seed=seed)
+        t = topo(state)
+        boards.append(tuple(state.terrain))
+        corners = [v for e, _ in state.harbours for v in t.edge_vertices[e]]
+        assert len(corners) == len(set(corners))
+        for e, _ in state.harbours:
+            kinds = sorted(state.terrain[h] == SEA for h in t.edge_hexes[e])
+            assert kinds == [False, True]
+        for h, token in enumerate(state.tokens):
+            if token in (6, 8):
+                assert all(state.tokens[n] not in (6, 8) for n in t.hex_neighbors[h])
+    assert len(set(boards)) == len(boards)
