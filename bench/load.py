@@ -40,6 +40,7 @@ def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
         "REDIS_URL": redis_url,
         "RATE_LIMIT_MOVES": "1000000",
         "MAX_GAMES_PER_USER": "1000",
+        "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "catan_site.settings",
     }
@@ -319,7 +320,10 @@ def main(argv: list[str] | None = None) -> int:
         for server in servers:
             server.terminate()
         for server in servers:
-            server.wait(timeout=10)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
     costs = per_move_costs(args.long_moves)
     lines = [
         f"Servers: {args.servers} daphne process(es), PostgreSQL + Redis, DEBUG off; {args.games} games of 4 "

@@ -17,8 +17,9 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     url = env.get("DATABASE_URL")
     if url:
         config = environ.Env.db_url_config(url)
-        # Persistent connections leak across the threads async code runs sync work in; open one per request.
-        config.setdefault("CONN_MAX_AGE", 0)
+        # Seconds to keep a connection open. Live play wants it (each socket message would otherwise open a
+        # new one); the test suite keeps 0 so that no thread holds the test database at teardown.
+        config["CONN_MAX_AGE"] = int(env.get("DB_CONN_MAX_AGE", "0"))
         config["CONN_HEALTH_CHECKS"] = True
         return config
     return {
