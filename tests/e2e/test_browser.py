@@ -182,6 +182,12 @@ class BrowserTests(ChannelsLiveServerTestCase):
             pages[acting].wait_for_function(
                 "!document.querySelector(\".legal-spot[data-action*='build_road']\")", timeout=10000
             )
+        # Chat with markup is shown as text, never run or rendered.
+        host.fill("#chat-input", "<img src=x onerror=window.hacked=1><b>hello</b>")
+        host.click("#chat-send")
+        guest.locator("#chat-log", has_text="<b>hello</b>").wait_for(timeout=10000)
+        assert guest.locator("#chat-log img, #chat-log b").count() == 0
+        assert guest.evaluate("window.hacked") is None
         guest.screenshot(path=str(ARTIFACTS / "board-phone-guest.png"))
         assert not host.errors and not guest.errors
 
