@@ -97,7 +97,9 @@ def vacation_start(*, game_id: int, user, days: int) -> Seat:
     if type(days) is not int or days < 1:
         raise GameError("bad_days", "Vacation lasts a whole number of days, at least one.")
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise GameError("not_found", "No such game.", status=404)
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise GameError("not_a_player", "You have no seat in this game.", status=403)

@@ -234,7 +234,7 @@ class SeatOffers(APIView):
 
     @extend_schema(request=dict, responses={200: dict, 404: s.ErrorSerializer})
     def post(self, request: Request) -> Response:
-        offer_id = request.data.get("offer")
+        offer_id = request.data.get("offer") if isinstance(request.data, dict) else None
         if type(offer_id) is not int:
             raise GameError("bad_offer", "'offer' is an offer id.")
         seat = moderation.seat_offer_accept(offer_id=offer_id, user=request.user)
