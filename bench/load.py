@@ -355,8 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         from bench.perfdoc import write_section
 
         write_section(
-            "load",
-            f"## Load: live games over WebSockets\n\nCommand: `{command.strip()}` — "
+            f"load-{args.servers}",
+            f"## Load: live games over WebSockets, {args.servers} server process(es)\n\nCommand: `{command.strip()}` — "
             f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores.\n"
             "Latency is from a seat submitting a move to every seat of that game holding the update.\n\n"
             f"{output}",
