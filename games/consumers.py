@@ -11,11 +11,18 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from . import selectors, services
-from .broadcast import everyone_group, public_group, seat_group
+from . import broadcast, selectors, services
+from .broadcast import everyone_group, frame_key
 from .errors import GameError
 from .models import Game
 from .moderation import user_group
+
+
+def _submit_collecting(**kwargs: Any) -> tuple[services.MoveResult, list[broadcast.Message]]:
+    """`services.move_submit`, holding its broadcast for the consumer to send from the event loop."""
+    with broadcast.collecting() as messages:
+        result = services.move_submit(**kwargs)
+    return result, messages
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -56,12 +63,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if not allowed:
             await self.close(code=4404)
             return
+        self.frame = frame_key(self.seat)
         self.groups_joined = [everyone_group(self.game_id)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(user_group(self.user.pk))
-        self.groups_joined.append(
-            seat_group(self.game_id, self.seat) if self.seat is not None else public_group(self.game_id)
-        )
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -102,6 +107,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def game_message(self, event: dict[str, Any]) -> None:
         await self.send_json(event["payload"])
 
+    async def game_frames(self, event: dict[str, Any]) -> None:
+        """A move: forward this socket's own frame, already encoded, and nobody else's."""
+        frame = event["frames"].get(self.frame)
+        if frame is not None:
+            await self.send(text_data=frame)
+
     async def user_restricted(self, event: dict[str, Any]) -> None:
         """A moderator suspended or banned this user: say so, and hang up."""
         await self.send_json({"type": "error", "code": "account_restricted", "message": str(_("Account suspended."))})
@@ -112,13 +123,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._error("not_a_player", _("You have no seat in this game."))
             return
         try:
-            result = await database_sync_to_async(services.move_submit)(
+            result, messages = await database_sync_to_async(_submit_collecting)(
                 game_id=self.game_id,
                 user=self.user,
                 action=content.get("action"),
                 expected_seq=content.get("seq"),
                 idempotency_key=content.get("key"),
             )
+            await broadcast.flush(messages)
         except GameError as error:
             await self.send_json({"type": "error", **error.as_dict()})
             if error.code == "stale":

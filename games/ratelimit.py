@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext as _
 
 from .errors import GameError
@@ -20,12 +21,22 @@ def check(user, kind: str) -> None:
     if not limit:
         return
     window = int(time.time() // 60)
-    key = f"rate:{kind}:{user.pk}:{window}"
+    if _count(f"rate:{kind}:{user.pk}:{window}") > limit:
+        raise GameError("rate_limited", _("Too many requests; wait a moment."), status=429)
+
+
+def _count(key: str) -> int:
+    """Add one to a counter that lives two minutes; on Redis in a single round trip."""
+    cache = caches["default"]
+    if isinstance(cache, RedisCache):
+        full = cache.make_and_validate_key(key)
+        pipe = cache._cache.get_client(full, write=True).pipeline(transaction=False)
+        pipe.incr(full)
+        pipe.expire(full, 120)
+        return int(pipe.execute()[0])
     cache.add(key, 0, timeout=120)
     try:
-        count = cache.incr(key)
+        return cache.incr(key)
     except ValueError:  # the key expired between add and incr
         cache.set(key, 1, timeout=120)
-        count = 1
-    if count > limit:
-        raise GameError("rate_limited", _("Too many requests; wait a moment."), status=429)
+        return 1

@@ -199,20 +199,45 @@ def move_submit(
         raise GameError("bad_seq", _("The expected sequence number is a whole number."))
     if bot_seat is None:
         ratelimit.check(user, "moves")
+    # A key is looked up only when the move fails: a retry of a stored move is then refused (stale, illegal)
+    # or collides with the unique key, and either way answers with the stored move, applied once.
     try:
         return _move_submit(game_id, action, user, bot_seat, expected_seq, idempotency_key)
+    except GameError:
+        earlier = _earlier_move(game_id, idempotency_key, user, bot_seat)
+        if earlier is None:
+            raise
+        return earlier
     except IntegrityError:
-        # The game row is locked, so only a racing duplicate key can collide; nothing was stored.
-        raise GameError("conflict", _("Another move was recorded at the same time; try again."), status=409) from None
+        # The game row is locked, so only a duplicate key can collide; nothing was stored.
+        earlier = _earlier_move(game_id, idempotency_key, user, bot_seat)
+        if earlier is None:
+            raise GameError(
+                "conflict", _("Another move was recorded at the same time; try again."), status=409
+            ) from None
+        return earlier
+
+
+def _earlier_move(game_id: int, idempotency_key: str | None, user, bot_seat: int | None) -> MoveResult | None:
+    """The move already stored under this key by the same player, if any."""
+    if idempotency_key is None:
+        return None
+    moves = Move.objects.filter(game_id=game_id, idempotency_key=idempotency_key)
+    if bot_seat is not None:
+        moves = moves.filter(seat=bot_seat, user=None)
+    elif user is not None and user.is_authenticated:
+        moves = moves.filter(user=user)
+    else:
+        return None
+    earlier = moves.first()
+    if earlier is None:
+        return None
+    return MoveResult(earlier.seq, earlier.seat, earlier.events, duplicate=True)
 
 
 def _move_submit(game_id, action, user, bot_seat, expected_seq, idempotency_key) -> MoveResult:
     with transaction.atomic():
         game = _locked(game_id)
-        if idempotency_key is not None:
-            earlier = game.moves.filter(idempotency_key=idempotency_key).first()
-            if earlier is not None:
-                return MoveResult(earlier.seq, earlier.seat, earlier.events, duplicate=True)
         if game.status != Game.Status.ACTIVE:
             raise GameError("not_active", _("This game is not in progress."), status=409)
         # One query for every seat (and its user): the move and everything after it reuse them.

@@ -7,6 +7,7 @@ victory-point cards are revealed, as at the table.
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from .constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, KNIGHT, PIPS, RESOURCES, TERRAINS, VICTORY_POINT
@@ -15,10 +16,24 @@ from .scoring import public_victory_points, victory_points
 from .state import GAME_OVER, State
 
 
-def board_view(state: State) -> dict[str, Any]:
-    """The board's geometry and contents, with the ids that actions use."""
+def layout_key(state: State) -> str:
+    """A fingerprint of the board's layout (terrains, tokens, harbours): it changes when fog is revealed or a
+    token placed, and lets a client that holds the layout know whether it is still current."""
+    return format(zlib.crc32(repr((state.terrain, state.tokens, state.harbours)).encode()), "08x")
+
+
+def board_view(state: State, layout: bool = True) -> dict[str, Any]:
+    """The board's geometry and contents, with the ids that actions use. Without `layout`, only what moves
+    during play (robber, pirate) and the layout's fingerprint."""
+    if not layout:
+        return {
+            "layout": layout_key(state),
+            "robber": state.robber if state.robber >= 0 else None,
+            "pirate": state.pirate if state.pirate >= 0 else None,
+        }
     topo = state.derived.topo
     return {
+        "layout": layout_key(state),
         "hexes": [
             {
                 "id": h,
@@ -113,8 +128,9 @@ def trade_view(state: State) -> dict[str, Any] | None:
     }
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    """What `seat` may know of the game (None: a spectator)."""
+def view(state: State, seat: int | None, layout: bool = True) -> dict[str, Any]:
+    """What `seat` may know of the game (None: a spectator). Without `layout`, the board holds only what moves
+    during play (see `board_view`): live updates carry that, the first frame everything."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
         raise ValueError("no such seat")
     return {
@@ -133,7 +149,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "setup_vertex": state.setup_vertex if state.setup_vertex >= 0 else None,
         "free_roads": state.free_roads,
         "development_played": state.development_played,
-        "board": board_view(state),
+        "board": board_view(state, layout),
         "pieces": pieces_view(state),
         "bank": _cards(state.bank, RESOURCES),
         "deck_count": len(state.deck),
