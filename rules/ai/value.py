@@ -1,0 +1,141 @@
+"""A learned position value for the hard bot's searches: each seat's features go through a linear score, and
+a softmax over seats gives each one's chance to win (a conditional logit). The weights were fitted on the
+positions of medium-bot self-play games (base game, every turn start), against who won.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..constants import GENERIC_HARBOUR, PIPS
+from ..scoring import victory_points
+from ..state import GAME_OVER, State
+
+FEATURES = (
+    "victory points",
+    "points to go, squared",
+    "income (pips / 10)",
+    "income x progress",
+    "balanced income (sum of square roots)",
+    "resources produced",
+    "ore and grain income",
+    "lumber and brick income",
+    "wool income",
+    "gold income",
+    "cards in hand (up to 7)",
+    "cards beyond 7",
+    "development cards held",
+    "knights played",
+    "road length",
+    "a settlement spot ready",
+    "settlements to upgrade",
+    "generic harbour",
+    "matched 2:1 harbours",
+    "settlements left in supply",
+)
+
+WEIGHTS: tuple[float, ...] = (
+    0.727,
+    0.4581,
+    -0.1311,
+    -0.0181,
+    1.0043,
+    -0.1985,
+    0.082,
+    -0.1474,
+    -0.0657,
+    0.0,
+    0.6263,
+    0.5425,
+    0.4214,
+    0.0975,
+    0.3354,
+    0.3367,
+    0.0206,
+    0.2733,
+    0.07,
+    -0.0206,
+)
+
+
+def features(state: State, seat: int, progress: float) -> list[float]:
+    """One seat's features; `progress` is the leader's share of the target (0 at the start, 1 at the end)."""
+    topo = state.derived.topo
+    tokens, terrain, city, robber = state.tokens, state.terrain, state.vertex_city, state.robber
+    income = [0.0] * 6
+    upgradable = 0
+    for v in state.seat_buildings[seat]:
+        mult = 2 if city[v] else 1
+        upgradable += not city[v]
+        for h in topo.vertex_hexes[v]:
+            token = tokens[h]
+            if token and h != robber:
+                t = terrain[h]
+                if t < 5:
+                    income[t] += PIPS[token] * mult
+                elif t == 7:
+                    income[5] += PIPS[token] * mult
+    vp = victory_points(state, seat)
+    togo = max(0, state.vp_target - vp)
+    total = sum(income) / 10
+    hand = sum(state.hands[seat])
+    development = sum(state.development[seat]) + sum(state.development_new[seat])
+    development -= state.development[seat][4] + state.development_new[seat][4]
+    harbour = state.derived.vertex_harbour
+    generic = matched = 0.0
+    for v in state.seat_buildings[seat]:
+        kind = harbour[v]
+        if kind == GENERIC_HARBOUR:
+            generic = 1.0
+        elif kind >= 0:
+            matched += income[kind] / 10
+    spot = 0.0
+    owner = state.vertex_owner
+    neighbors = topo.vertex_neighbors
+    land = state.derived.land_vertex
+    for e in state.seat_edges[seat]:
+        for v in topo.edge_vertices[e]:
+            if land[v] and owner[v] == -1 and all(owner[n] == -1 for n in neighbors[v]):
+                spot = 1.0
+                break
+        if spot:
+            break
+    return [
+        vp,
+        (togo / 10) ** 2,
+        total,
+        total * progress,
+        sum(math.sqrt(x) for x in income[:5]) / 3,
+        sum(1 for x in income[:5] if x > 0),
+        (income[3] + income[4]) / 10,
+        (income[0] + income[1]) / 10,
+        income[2] / 10,
+        income[5] / 10,
+        min(hand, 7) / 7,
+        max(0, hand - 7) / 7,
+        development,
+        state.development_used[seat][0],
+        state.road_length[seat] / 5,
+        spot,
+        upgradable,
+        generic,
+        matched,
+        state.supply[seat]["settlements"],
+    ]
+
+
+def all_features(state: State) -> list[list[float]]:
+    points = [victory_points(state, s) for s in range(state.players)]
+    progress = min(1.0, max(points) / max(1, state.vp_target))
+    return [features(state, s, progress) for s in range(state.players)]
+
+
+def win_chances(state: State, weights: tuple[float, ...] = WEIGHTS) -> list[float]:
+    """Each seat's chance to win from here (a finished game: 1 for the winner)."""
+    if state.phase == GAME_OVER:
+        return [1.0 if s == state.winner else 0.0 for s in range(state.players)]
+    scores = [sum(w * x for w, x in zip(weights, f, strict=True)) for f in all_features(state)]
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]
