@@ -1,13 +1,15 @@
 """Bot tournament: win rates with 95% Wilson intervals, per scenario and matchup.
 
-    .venv/bin/python bench/bots.py --games 400 --scenario-games 20 --time-limit 0.1 --jobs 2
+    .venv/bin/python bench/bots.py --games 400 --scenario-games 100 --time-limit 0.05 --scenario-time-limit 0.01
 
 Matchups (the hero is the first bot; the others fill the remaining seats):
   - medium vs random (base, --games games), target >= 60%;
   - hard vs medium (base, --games games), target >= 40% (25% would be even with four players);
-  - each level (easy, medium, hard) vs random on every scenario (--scenario-games games each).
+  - on every scenario (base included), --scenario-games games of each level: easy and medium in self-play
+    (every seat that level: the bots alone must finish the game), hard against medium bots.
 The hero's seat rotates game by game with the first player fixed at seat 0, so it moves first, second...
-equally often: the first-player advantage cancels. Every game is checked for illegal moves and stalls.
+equally often: the first-player advantage cancels. Every game is checked for illegal moves and stalls (no
+winner within 20,000 actions). Runs on one core unless --jobs says otherwise.
 Prints one table and writes it to docs/PERFORMANCE.md between the bench:bots markers (--no-write skips).
 """
 
@@ -30,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
 from rules.ai import BOTS, choose_for  # noqa: E402
-from rules.ai.hard import HardBot  # noqa: E402
+from rules.ai.hard import HARD_CAP, SETUP_FACTOR, HardBot  # noqa: E402
 from rules.scenarios import load_map, map_keys  # noqa: E402
 
 DOC = ROOT / "docs" / "PERFORMANCE.md"
@@ -162,32 +164,38 @@ def tasks_for(args: argparse.Namespace) -> list[Task]:
     if args.scenario_games:
         for scenario in scenarios:
             for hero in args.levels.split(","):
+                rest = "medium" if hero == "hard" else hero
                 tasks += [
-                    Task(scenario, hero, "random", g, args.seed + 100_000 + g, args.time_limit)
+                    Task(scenario, hero, rest, g, args.seed + 100_000 + g, args.scenario_time_limit)
                     for g in range(args.scenario_games)
                 ]
     # Long games first, so the pool ends evenly.
     return sorted(tasks, key=lambda t: (t.hero != "hard", t.rest != "medium"))
 
 
-def table(tallies: dict[tuple[str, str, str], Tally], time_limit: float) -> str:
+def table(tallies: dict[tuple[str, str, str, float], Tally]) -> str:
     lines = [
-        "| scenario | matchup | games | hero wins | win rate | 95% CI | even | target | finished | illegal "
-        "| s/game | hero ms/decision (max) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| scenario | matchup | games | hero wins | win rate | 95% CI | even | target | stalls | illegal "
+        "| turns/game | s/game | hero ms/decision (max) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for (scenario, hero, rest), t in tallies.items():
+    for (scenario, hero, rest, time_limit), t in tallies.items():
         players = players_for(scenario)
         low, high = wilson(t.wins, t.games)
         target = TARGETS.get((hero, rest)) if scenario == "base" else None
-        label = f"{hero} vs {players - 1} {rest}" + (f" ({time_limit:g} s)" if "hard" in (hero, rest) else "")
+        limit = f" ({time_limit:g} s)" if hero == "hard" else ""
         decision = t.hero_seconds / max(1, t.decisions) * 1000
         goal = f"≥ {round(100 * target)}%" if target else ""
+        if hero == rest:
+            label, won, rate, interval, even = f"{hero} ×{players} (self-play)", "", "", "", ""
+        else:
+            label = f"{hero}{limit} vs {players - 1} {rest}"
+            won, rate = str(t.wins), f"{100 * t.wins / t.games:.1f}%"
+            interval, even = f"{100 * low:.1f}–{100 * high:.1f}%", f"{100 / players:.0f}%"
         lines.append(
-            f"| {scenario} | {label} | {t.games} | {t.wins} | {100 * t.wins / t.games:.1f}% "
-            f"| {100 * low:.1f}–{100 * high:.1f}% | {100 / players:.0f}% "
-            f"| {goal} | {100 * t.finished / t.games:.0f}% "
-            f"| {len(t.illegal)} | {t.seconds / t.games:.2f} | {decision:.1f} ({1000 * t.hero_max:.0f}) |"
+            f"| {scenario} | {label} | {t.games} | {won} | {rate} | {interval} | {even} | {goal} "
+            f"| {t.games - t.finished} | {len(t.illegal)} | {t.turns / t.games:.0f} | {t.seconds / t.games:.2f} "
+            f"| {decision:.1f} ({1000 * t.hero_max:.0f}) |"
         )
     return "\n".join(lines)
 
@@ -200,8 +208,9 @@ def write_doc(output: str, command: str, wall: float) -> None:
         "Win rates of the first bot named against the others in the remaining seats, 95% Wilson intervals.\n"
         "The hero's seat rotates game by game (first player fixed at seat 0), cancelling the first-player\n"
         "advantage. `hero ms/decision` is the mean time per decision of the hero bot (max in brackets); the\n"
-        "hard bot searches with the per-decision time limit shown (hard cap 2 s), set-up decisions twice\n"
-        "that. `finished`: games won by someone within 20,000 actions; `illegal`: illegal moves made.\n\n"
+        f"hard bot searches with the per-decision time limit shown, set-up decisions {SETUP_FACTOR:g} times that,\n"
+        f"never above the {HARD_CAP:g} s cap that bounds every decision in production. `stalls`: games with no\n"
+        "winner within 20,000 actions; `illegal`: illegal moves made (either ends the game at once).\n\n"
         f"{output}\n{END}"
     )
     text = DOC.read_text() if DOC.exists() else "# Performance\n"
@@ -218,24 +227,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games per headline matchup (base)")
     parser.add_argument("--scenario-games", type=int, default=20, help="games per level vs random per scenario")
     parser.add_argument("--scenario", default=None, choices=["base", *map_keys()], help="only this scenario")
-    parser.add_argument("--levels", default="easy,medium,hard", help="levels played against random bots")
-    parser.add_argument("--time-limit", type=float, default=1.0, help="hard bot seconds per decision")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--levels", default="easy,medium,hard", help="levels played on every scenario")
+    parser.add_argument("--time-limit", type=float, default=1.0, help="hard bot seconds per decision (base)")
+    parser.add_argument(
+        "--scenario-time-limit", type=float, default=None, help="hard bot seconds per decision on every scenario"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default one core)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-headline", action="store_true", help="only the per-scenario matrix")
     parser.add_argument("--no-write", action="store_true", help="do not update docs/PERFORMANCE.md")
     args = parser.parse_args(argv)
+    if args.scenario_time_limit is None:
+        args.scenario_time_limit = args.time_limit
     tasks = tasks_for(args)
     started = time.perf_counter()
-    tallies: dict[tuple[str, str, str], Tally] = {}
-    order = sorted({(t.scenario, t.hero, t.rest) for t in tasks}, key=lambda k: (k[0] != "base", k))
+    tallies: dict[tuple[str, str, str, float], Tally] = {}
+    order = sorted({(t.scenario, t.hero, t.rest, t.time_limit) for t in tasks}, key=lambda k: (k[0] != "base", k))
     for key in order:
         tallies[key] = Tally()
     done = 0
     with multiprocessing.Pool(args.jobs) as pool:
         for result in pool.imap_unordered(play, tasks):
             t = result.task
-            tallies[(t.scenario, t.hero, t.rest)].add(result)
+            tallies[(t.scenario, t.hero, t.rest, t.time_limit)].add(result)
             done += 1
             if result.illegal:
                 print(f"illegal move: {t} {result.illegal}", file=sys.stderr, flush=True)
@@ -246,12 +260,12 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
     wall = time.perf_counter() - started
-    output = table(tallies, args.time_limit)
+    output = table(tallies)
     print(output)
     if not args.no_write:
-        command = "python bench/bots.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = ".venv/bin/python bench/bots.py " + " ".join(argv if argv is not None else sys.argv[1:])
         write_doc(output, command.strip(), wall)
-    return 1 if any(t.illegal for t in tallies.values()) else 0
+    return 1 if any(t.illegal or t.finished < t.games for t in tallies.values()) else 0
 
 
 if __name__ == "__main__":

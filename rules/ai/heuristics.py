@@ -4,6 +4,7 @@ what a trade, a discard or a gold choice does to that goal."""
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from ..constants import (
@@ -275,36 +276,76 @@ def edge_value(o: Obs, e: int) -> float:
     if o.seafarers and o.hidden_left and o.derived.rules.get("reveal"):
         fogs = {h for v in (a, b) for h in topo.vertex_hexes[v] if o.terrain[h] == FOG}
         value += 2.0 * len(fogs)
-    if o.seafarers and o.derived.rules.get("trade_lines"):
-        value += _trade_line_pull(o, far)
+    value += line_value(o, e)
     o.cache[key] = value
     return value
 
 
-def _trade_line_pull(o: Obs, starts: list[int], depth: int = 4) -> float:
-    """Great Crossing: a building on another island within reach can close a trade line."""
+LINE_DECAY = 0.85  # a trade line is one plan: each further piece discounts it less than a loose spot
+
+
+def crossing(o: Obs) -> tuple[int, int] | None:
+    """Great Crossing: the cheapest new trade line from my network to a building on another island, as (the
+    next free edge to build on the way, pieces still needed). Pieces already on the board (anyone's) are free
+    to pass through, buildings are not (a line ends at the first one)."""
+    if "crossing" in o.cache:
+        return o.cache["crossing"]
     topo = o.derived.topo
+    road_edge, ship_edge = o.derived.road_edge, o.derived.ship_edge
     islands = o.derived.vertex_islands
     home = my_islands(o)
-    seen = set(starts)
-    frontier = list(starts)
-    factor = 1.0
-    for _ in range(depth):
-        nxt = []
-        for u in frontier:
-            if o.vertex_owner[u] >= 0 and islands[u] and not (islands[u] & home):
-                return 0.7 * VP_IN_PIPS * factor
-            for e in topo.vertex_edges[u]:
-                if o.edge_owner[e] not in (-1, o.me):
-                    continue
-                x, y = topo.edge_vertices[e]
-                n = y if x == u else x
-                if n not in seen:
-                    seen.add(n)
-                    nxt.append(n)
-        frontier = nxt
-        factor *= 0.7
-    return 0.0
+    owner, edge_owner = o.vertex_owner, o.edge_owner
+    pirate = _pirate_edges(o)
+    supply = o.supply[o.me]
+    can_road, can_ship = supply["roads"] > 0, supply["ships"] > 0
+    dist: dict[int, int] = {}
+    first: dict[int, int] = {}  # the first piece to build on the best way to each vertex
+    frontier = deque()
+    for v in network_vertices(o):
+        dist[v] = 0
+        first[v] = -1
+        frontier.append(v)
+    result = None
+    while frontier:
+        u = frontier.popleft()
+        d = dist[u]
+        if d and owner[u] >= 0:
+            if islands[u] and not (islands[u] & home) and first[u] >= 0:
+                result = (first[u], d)
+                break
+            continue
+        if d > 8:
+            break
+        for e in topo.vertex_edges[u]:
+            if edge_owner[e] >= 0:
+                step = 0
+            elif (road_edge[e] and can_road) or (ship_edge[e] and can_ship and e not in pirate):
+                step = 1
+            else:
+                continue
+            x, y = topo.edge_vertices[e]
+            n = y if x == u else x
+            nd = d + step
+            if n in dist and dist[n] <= nd:
+                continue
+            dist[n] = nd
+            first[n] = first[u] if first[u] >= 0 or step == 0 else e
+            if step:
+                frontier.append(n)
+            else:
+                frontier.appendleft(n)
+    o.cache["crossing"] = result
+    return result
+
+
+def line_value(o: Obs, e: int) -> float:
+    """What building `e` is worth toward a new trade line (0 unless it is the next piece of the best one)."""
+    if not (o.seafarers and o.derived.rules.get("trade_lines")):
+        return 0.0
+    plan = crossing(o)
+    if plan is None or plan[0] != e:
+        return 0.0
+    return VP_IN_PIPS * LINE_DECAY ** (plan[1] - 1)
 
 
 def best_edge(o: Obs, actions: list[Action]) -> tuple[Action | None, float]:
@@ -354,6 +395,13 @@ def goal(o: Obs) -> tuple[str, Cost]:
             if edge is not None and value >= 1.5:
                 cost = SHIP_COST if edge[1] else ROAD_COST
                 options.append((1.2 + 0.08 * value, "ship" if edge[1] else "road", cost))
+    if o.seafarers and o.derived.rules.get("trade_lines"):
+        plan = crossing(o)
+        if plan is not None:
+            road = o.derived.road_edge[plan[0]]
+            options.append(
+                (1.3 + 0.15 * line_value(o, plan[0]), "road" if road else "ship", ROAD_COST if road else SHIP_COST)
+            )
     if o.deck_count:
         options.append((1.2, "development", DEVELOPMENT_COST))
     if not options:

@@ -299,6 +299,8 @@ def _development_play(o: Obs, by: dict[str, list[Action]], cost: tuple[int, ...]
 
 def _ship_move(o: Obs, moves: list[Action]) -> Action | None:
     """Move a ship from the open end of a line that leads nowhere to where it opens a spot."""
+    if o.derived.rules.get("trade_lines") and any(line[2] == o.me for line in o.trade_lines):
+        return None  # a moved ship may break a trade line that scores
     best, best_gain = None, 2.0
     here_cache: dict[int, float] = {}
     for a in moves:
