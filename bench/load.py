@@ -56,13 +56,33 @@ def ensure_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def start_servers(count: int, env: dict[str, str]) -> list[subprocess.Popen]:
+def server_command(server: str, port: int) -> list[str]:
+    if server == "daphne":
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "catan_site.asgi:application"]
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "catan_site.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--lifespan",
+        "off",
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
+
+
+def start_servers(count: int, env: dict[str, str], server: str = "daphne") -> list[subprocess.Popen]:
     servers = []
     for i in range(count):
         port = BASE_PORT + i
         servers.append(
             subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "catan_site.asgi:application"],
+                server_command(server, port),
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
@@ -206,7 +226,36 @@ async def drive(game: Game, mode: str, stop: asyncio.Event, seed: int) -> None:
                     pass
 
 
-async def run_mode(games_info, mode: str, seconds: float, servers: int) -> dict:
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def service_pids() -> dict[str, list[int]]:
+    """PostgreSQL and Redis server processes, by name."""
+    found: dict[str, list[int]] = {"postgres": [], "redis": []}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name = (entry / "comm").read_text().strip()
+        except OSError:
+            continue
+        if name.startswith("postgres"):
+            found["postgres"].append(int(entry.name))
+        elif name.startswith("redis-server"):
+            found["redis"].append(int(entry.name))
+    return found
+
+
+async def run_mode(games_info, mode: str, seconds: float, servers: int, server_pids: list[int] = ()) -> dict:
     games = [Game(gid) for gid, _ in games_info]
     stop = asyncio.Event()
     clients = [
@@ -218,9 +267,24 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int) -> dict:
         if all(seat.seq >= 0 for g in games for seat in g.seats):
             break
         await asyncio.sleep(0.1)
+    accepted_before = sum(g.accepted for g in games)
+    services = service_pids()
+    cpu_before = (
+        cpu_seconds(list(server_pids)),
+        time.process_time(),
+        cpu_seconds(services["postgres"]),
+        cpu_seconds(services["redis"]),
+    )
     started = time.perf_counter()
     drivers = [asyncio.create_task(drive(g, mode, stop, i)) for i, g in enumerate(games)]
     await asyncio.sleep(seconds)
+    cpu_after = (
+        cpu_seconds(list(server_pids)),
+        time.process_time(),
+        cpu_seconds(services["postgres"]),
+        cpu_seconds(service_pids()["redis"]),
+    )
+    in_window = sum(g.accepted for g in games) - accepted_before
     stop.set()
     elapsed = time.perf_counter() - started
     await asyncio.gather(*drivers, *clients, return_exceptions=True)
@@ -240,6 +304,8 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int) -> dict:
         "p95": pct(0.95),
         "p99": pct(0.99),
         "stale": sum(g.errors for g in games),
+        # CPU milliseconds per accepted move: ASGI servers, this load client, PostgreSQL, Redis.
+        "cpu_ms": [1000 * (a - b) / max(1, in_window) for a, b in zip(cpu_after, cpu_before, strict=True)],
     }
 
 
@@ -299,6 +365,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long-moves", type=int, default=1000)
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/catan_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
+    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne", help="the ASGI server")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
 
@@ -310,12 +377,13 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    servers = start_servers(args.servers, env)
+    servers = start_servers(args.servers, env, args.server)
     try:
         paced_games = make_games(args.games)
-        paced = asyncio.run(run_mode(paced_games, "paced", args.paced_seconds, args.servers))
+        pids = [server.pid for server in servers]
+        paced = asyncio.run(run_mode(paced_games, "paced", args.paced_seconds, args.servers, pids))
         flat_games = make_games(args.games)
-        flat = asyncio.run(run_mode(flat_games, "flat", args.flat_seconds, args.servers))
+        flat = asyncio.run(run_mode(flat_games, "flat", args.flat_seconds, args.servers, pids))
     finally:
         for server in servers:
             server.terminate()
@@ -329,13 +397,15 @@ def main(argv: list[str] | None = None) -> int:
         f"Servers: {args.servers} daphne process(es), PostgreSQL + Redis, DEBUG off; {args.games} games of 4 "
         "WebSocket seats each.",
         "",
-        "| mode | games | seconds | accepted moves | moves/s | p50 ms | p95 ms | p99 ms | stale submits |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| mode | games | seconds | accepted moves | moves/s | p50 ms | p95 ms | p99 ms | stale submits "
+        "| CPU ms/move: server · client · PostgreSQL · Redis |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in (paced, flat):
+        cpu = " · ".join(f"{x:.2f}" for x in r["cpu_ms"])
         lines.append(
             f"| {r['mode']} | {r['games']} | {r['seconds']:.0f} | {r['accepted']} | {r['moves_per_s']:.0f} | "
-            f"{r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['stale']} |"
+            f"{r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['stale']} | {cpu} |"
         )
     lines += [
         "",

@@ -97,6 +97,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
 BOT_LIVE_DELAY_SECONDS = env.float("BOT_LIVE_DELAY_SECONDS", default=0.8)
+# Seconds a hard bot may think per decision (the engine caps it at 2). Without a broker, bots play inside the
+# request that woke them, so they think briefly.
+BOT_HARD_SECONDS = env.float("BOT_HARD_SECONDS", default=0.3 if CELERY_TASK_ALWAYS_EAGER else 1.5)
 CELERY_BEAT_SCHEDULE = {
     "clocks": {"task": "games.clocks_tick", "schedule": 60.0},
     "outbox": {"task": "games.notifications_flush", "schedule": 60.0},

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import transaction
 
 import rules
-from rules.bots import GreedyBot
+from rules.ai import move_for
 
 from . import clock, notifications
 from .models import Game, Notification, Seat
@@ -40,7 +40,7 @@ def timeout_action(state: rules.State, seat: int, policy: str) -> dict:
         for wanted in ({"type": "end_turn"}, {"type": "roll"}, {"type": "reject_trade"}, {"type": "cancel_trade"}):
             if wanted in legal:
                 return wanted
-    return GreedyBot(state.version).choose(state, seat, legal)
+    return move_for(state, seat, "medium", seed=state.version)
 
 
 def tick(game_id: int) -> str:
@@ -63,8 +63,8 @@ def tick(game_id: int) -> str:
             prefix = [{"type": "timeout", "seat": seat, "policy": policy}]
             if policy == "replace":
                 user = seats[seat].user
-                Seat.objects.filter(pk=seats[seat].pk).update(user=None, bot=Seat.Bot.GREEDY)
-                prefix.append({"type": "seat_replaced", "seat": seat, "bot": Seat.Bot.GREEDY})
+                Seat.objects.filter(pk=seats[seat].pk).update(user=None, bot=Seat.Bot.MEDIUM)
+                prefix.append({"type": "seat_replaced", "seat": seat, "bot": Seat.Bot.MEDIUM})
                 notify_user = user
             else:
                 notify_user = seats[seat].user

@@ -123,7 +123,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._error("not_a_player", _("You have no seat in this game."))
             return
         try:
-            result, messages = await database_sync_to_async(_submit_collecting)(
+            result, messages = await database_sync_to_async(_submit_collecting, thread_sensitive=False)(
                 game_id=self.game_id,
                 user=self.user,
                 action=content.get("action"),

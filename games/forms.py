@@ -33,7 +33,7 @@ class GameCreateForm(forms.Form):
         initial=3,
         help_text=_("Bots take the last seats; the other seats wait for players."),
     )
-    bot_level = forms.ChoiceField(label=_("Bot level"), choices=Seat.Bot.choices, initial=Seat.Bot.GREEDY)
+    bot_level = forms.ChoiceField(label=_("Bot level"), choices=Seat.Bot.choices, initial=Seat.Bot.MEDIUM)
     vp_target = forms.IntegerField(
         label=_("Victory points to win"),
         min_value=3,

@@ -70,8 +70,11 @@ class Game(models.Model):
 
 class Seat(models.Model):
     class Bot(models.TextChoices):
-        RANDOM = "random", _("Random bot")
-        GREEDY = "greedy", _("Greedy bot")
+        """Bot levels (rules.ai): easy slips on purpose, medium plays by heuristics, hard searches."""
+
+        EASY = "easy", _("Easy bot")
+        MEDIUM = "medium", _("Medium bot")
+        HARD = "hard", _("Hard bot")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()

@@ -127,7 +127,7 @@ def seat_replace_with_bot(*, moderator, game_id: int, seat_index: int, reason: s
 def _seat_to_bot(seat: Seat) -> None:
     user = seat.user
     seat.user = None
-    seat.bot = Seat.Bot.GREEDY
+    seat.bot = Seat.Bot.MEDIUM
     seat.save(update_fields=["user", "bot"])
     if user is not None:
         type(user).objects.filter(pk=user.pk).update(games_abandoned=user.games_abandoned + 1)

@@ -4,10 +4,13 @@ server process enforces the same budget."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.dispatch import receiver
+from django.test.signals import setting_changed
 from django.utils.translation import gettext as _
 
 from .errors import GameError
@@ -25,9 +28,26 @@ def check(user, kind: str) -> None:
         raise GameError("rate_limited", _("Too many requests; wait a moment."), status=429)
 
 
+_shared: dict[str, Any] = {}
+
+
+@receiver(setting_changed)
+def _forget_cache(setting: str, **kwargs: Any) -> None:
+    if setting == "CACHES":
+        _shared.clear()
+
+
+def _cache() -> Any:
+    """The default cache, held once per process: `caches` gives each thread and task its own instance, and a
+    Redis one would open a new connection for every move."""
+    if "cache" not in _shared:
+        _shared["cache"] = caches.create_connection("default")
+    return _shared["cache"]
+
+
 def _count(key: str) -> int:
     """Add one to a counter that lives two minutes; on Redis in a single round trip."""
-    cache = caches["default"]
+    cache = _cache()
     if isinstance(cache, RedisCache):
         full = cache.make_and_validate_key(key)
         pipe = cache._cache.get_client(full, write=True).pipeline(transaction=False)

@@ -48,7 +48,7 @@ def game_create(
     scenario: str = "base",
     seat_count: int = 4,
     bot_seats: list[int] | None = None,
-    bot_level: str = Seat.Bot.GREEDY,
+    bot_level: str = Seat.Bot.MEDIUM,
     options: dict[str, Any] | None = None,
     visibility: str = Game.Visibility.PUBLIC,
     clock: str = Game.Clock.LIVE,
@@ -134,6 +134,30 @@ def seat_join(*, game_id: int, user, index: int | None = None) -> Seat:
         seat = free[0]
         seat.user = user
         seat.save(update_fields=["user"])
+    broadcast.lobby_changed(game.pk)
+    return seat
+
+
+def seat_set_bot(*, game_id: int, user, index: Any, level: Any) -> Seat:
+    """Before the start, the creator puts a bot of `level` in an open seat, changes its level, or opens the
+    seat again (level "")."""
+    if type(index) is not int:
+        raise GameError("bad_seat", _("A seat is a whole number."))
+    if level not in ("", *Seat.Bot.values):
+        raise GameError("bad_bot_level", _("Unknown bot level."))
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.created_by_id != user.pk:
+            raise GameError("not_creator", _("Only the game's creator can seat bots."), status=403)
+        if game.status != Game.Status.WAITING:
+            raise GameError("already_started", _("This game has already started."), status=409)
+        seat = game.seats.select_for_update().filter(index=index).first()
+        if seat is None:
+            raise GameError("no_such_seat", _("There is no such seat."), status=404)
+        if seat.user_id is not None:
+            raise GameError("seat_taken", _("A person sits there."), status=409)
+        seat.bot = level
+        seat.save(update_fields=["bot"])
     broadcast.lobby_changed(game.pk)
     return seat
 
@@ -240,8 +264,10 @@ def _move_submit(game_id, action, user, bot_seat, expected_seq, idempotency_key)
         game = _locked(game_id)
         if game.status != Game.Status.ACTIVE:
             raise GameError("not_active", _("This game is not in progress."), status=409)
-        # One query for every seat (and its user): the move and everything after it reuse them.
-        seats = {s.index: s for s in game.seats.select_related("user")}
+        # One query for every seat: the move and everything after it reuse them. Only play by email needs the
+        # users themselves (notifications, quiet hours).
+        seat_rows = game.seats.select_related("user") if game.clock == Game.Clock.ASYNC else game.seats.all()
+        seats = {s.index: s for s in seat_rows}
         if bot_seat is not None:
             seat = seats.get(bot_seat) if seats.get(bot_seat) and seats[bot_seat].bot else None
         elif user is not None and user.is_authenticated:

@@ -9,7 +9,7 @@ from celery import current_app, shared_task
 from django.conf import settings
 
 import rules
-from rules.bots import BOTS
+from rules.ai import move_for
 
 from . import clocks, notifications, services
 from .errors import GameError
@@ -53,8 +53,8 @@ def bot_move_once(game_id: int) -> bool:
     if not seats:
         return False
     seat = seats[0]
-    bot = BOTS[bots[seat]](game.seed * 31 + game.seq)
-    action = bot.choose(state, seat, rules.legal_actions(state, seat))
+    # The bot sees only its seat's view (rules.ai); a hard bot thinks at most BOT_HARD_SECONDS.
+    action = move_for(state, seat, bots[seat], seed=game.seed or 0, time_limit=settings.BOT_HARD_SECONDS)
     try:
         services.move_submit(game_id=game_id, bot_seat=seat, action=action, expected_seq=game.seq)
     except GameError as error:

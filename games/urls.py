@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.game_join, name="game-join"),
     path("games/<int:game_id>/leave/", views.game_leave, name="game-leave"),
     path("games/<int:game_id>/start/", views.game_start, name="game-start"),
+    path("games/<int:game_id>/seats/<int:index>/bot/", views.game_seat_bot, name="game-seat-bot"),
     path("games/<int:game_id>/settings/", views.game_settings, name="game-settings"),
     path("games/<int:game_id>/verify/", views.game_verify, name="game-verify"),
     path("play/<str:token>/", views.login_link, name="game-login-link"),

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from . import selectors, services
 from .errors import GameError
 from .forms import SCENARIO_NAMES, GameCreateForm
-from .models import Game
+from .models import Game, Seat
 
 
 def home(request):
@@ -58,6 +58,7 @@ def game_page(request, game_id: int):
     context = {"game": game, "seat": seat, "invite": invite, "scenario_name": SCENARIO_NAMES.get(game.scenario)}
     if game.status == Game.Status.WAITING:
         context["invite_url"] = request.build_absolute_uri(f"/games/{game.pk}/?invite={game.invite_token}")
+        context["bot_levels"] = Seat.Bot.choices
         return render(request, "games/waiting.html", context)
     return render(request, "games/game.html", context)
 
@@ -86,6 +87,15 @@ def game_join(request, game_id: int):
 def game_leave(request, game_id: int):
     _act(request, game_id, lambda: services.seat_leave(game_id=game_id, user=request.user))
     return redirect("home")
+
+
+@login_required
+@require_POST
+def game_seat_bot(request, game_id: int, index: int):
+    """The creator seats a bot (or opens the seat) before the start."""
+    level = request.POST.get("level", "")
+    _act(request, game_id, lambda: services.seat_set_bot(game_id=game_id, user=request.user, index=index, level=level))
+    return redirect("game", game_id=game_id)
 
 
 @login_required
@@ -172,7 +182,7 @@ def game_settings(request, game_id: int):
                 return redirect("game-settings", game_id=game_id)
         except GameError as error:
             messages.error(request, error.message)
-    from .models import Mute, Seat
+    from .models import Mute
 
     others = [
         s.user for s in Seat.objects.filter(game=game).exclude(user=request.user).select_related("user") if s.user

@@ -12,7 +12,7 @@ class GameCreateSerializer(serializers.Serializer):
     scenario = serializers.CharField(max_length=40, default="base")
     seat_count = serializers.IntegerField(min_value=2, max_value=6, default=4)
     bot_seats = serializers.ListField(child=serializers.IntegerField(), required=False, default=list, max_length=6)
-    bot_level = serializers.ChoiceField(choices=Seat.Bot.choices, default=Seat.Bot.GREEDY)
+    bot_level = serializers.ChoiceField(choices=Seat.Bot.choices, default=Seat.Bot.MEDIUM)
     options = serializers.DictField(required=False, default=dict)
     visibility = serializers.ChoiceField(choices=Game.Visibility.choices, default=Game.Visibility.PUBLIC)
     clock = serializers.ChoiceField(choices=Game.Clock.choices, default=Game.Clock.LIVE)
@@ -22,6 +22,10 @@ class GameCreateSerializer(serializers.Serializer):
 class JoinSerializer(serializers.Serializer):
     seat = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=5)
     invite = serializers.CharField(required=False, allow_blank=True, default="", max_length=64)
+
+
+class SeatBotSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(choices=[("", "open"), *Seat.Bot.choices], help_text="'' opens the seat")
 
 
 class MoveSerializer(serializers.Serializer):

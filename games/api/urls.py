@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.GameJoin.as_view(), name="api-game-join"),
     path("games/<int:game_id>/leave/", views.GameLeave.as_view(), name="api-game-leave"),
     path("games/<int:game_id>/start/", views.GameStart.as_view(), name="api-game-start"),
+    path("games/<int:game_id>/seats/<int:index>/bot/", views.GameSeatBot.as_view(), name="api-game-seat-bot"),
     path("games/<int:game_id>/moves/", views.GameMoves.as_view(), name="api-game-moves"),
     path("games/<int:game_id>/chat/", views.GameChat.as_view(), name="api-game-chat"),
     path("games/<int:game_id>/reports/", views.GameReports.as_view(), name="api-game-reports"),

@@ -110,6 +110,21 @@ class GameLeave(APIView):
         return Response(selectors.game_view(Game.objects.get(pk=game_id), request.user))
 
 
+class GameSeatBot(APIView):
+    """Before the start, the creator seats a bot of a level in a seat, or opens it again."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=s.SeatBotSerializer,
+        responses={200: s.GameDetailSerializer, 400: s.ErrorSerializer, 403: s.ErrorSerializer},
+    )
+    def post(self, request: Request, game_id: int, index: int) -> Response:
+        data = _parse(s.SeatBotSerializer, request)
+        services.seat_set_bot(game_id=game_id, user=request.user, index=index, level=data["level"])
+        return Response(selectors.game_view(Game.objects.get(pk=game_id), request.user))
+
+
 class GameStart(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -233,6 +233,15 @@ function handle(frame) {
         requestSync();
         return;
       }
+      if (!frame.view.board.hexes) {
+        // Updates leave out the board's layout; ours is still right unless its fingerprint changed.
+        const held = app.view && app.view.board;
+        if (!held || held.layout !== frame.view.board.layout) {
+          requestSync();
+          return;
+        }
+        frame.view.board = { ...held, robber: frame.view.board.robber, pirate: frame.view.board.pirate };
+      }
       settle();
       app.seq = frame.seq;
       app.view = frame.view;

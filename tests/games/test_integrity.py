@@ -142,7 +142,7 @@ def assert_no_leak(payload, viewer: int | None) -> None:
             own = facts["seat"] == viewer
             assert ("resources" in facts) == own and ("development" in facts) == own
             assert ("victory_point_cards" in facts) == (own or over)
-        for h in view["board"]["hexes"]:
+        for h in view["board"].get("hexes", []):
             if h["terrain"] == "fog":
                 assert h["token"] is None
     for event in payload.get("events", []) if isinstance(payload, dict) else []:
@@ -160,9 +160,9 @@ SCENARIO_SEATS = [("base", 4)] + [
 @pytest.mark.parametrize(("scenario", "players"), SCENARIO_SEATS)
 def test_no_payload_carries_hidden_information(scenario, players, monkeypatch):
     captured: list[tuple[str, dict]] = []
-    original = broadcast._send
+    original = broadcast._send_all
     monkeypatch.setattr(
-        broadcast, "_send", lambda group, payload: (captured.append((group, payload)), original(group, payload))
+        broadcast, "_send_all", lambda messages: (captured.extend(messages), original(messages))
     )
     game, users = started_game(humans=2, bots=players - 2, scenario=scenario)
     bot = GreedyBot(5)
@@ -187,10 +187,12 @@ def test_no_payload_carries_hidden_information(scenario, players, monkeypatch):
             assert_no_leak(client.get(f"/api/games/{game.pk}/").json(), viewer)
             for move in client.get(f"/api/games/{game.pk}/moves/").json()["moves"][-5:]:
                 assert_no_leak({"events": move["events"]}, viewer)
-    assert captured
-    for group, payload in captured:
-        viewer = int(group.rsplit("-", 1)[1]) if "-seat-" in group else None
-        assert_no_leak(payload, viewer)
+    moves = [event for _, event in captured if event["type"] == "game.frames"]
+    assert moves
+    for event in moves:
+        assert set(event["frames"]) == {*map(str, range(players)), "public"}
+        for key, text in event["frames"].items():
+            assert_no_leak(json.loads(text), None if key == "public" else int(key))
 
 
 @pytest.mark.django_db

@@ -74,7 +74,7 @@ def test_a_replaced_seat_is_played_by_the_bot_at_its_next_decision(moderator):
     game, (alice, bob) = started_game(humans=2, bots=1)
     moderation.seat_replace_with_bot(moderator=moderator, game_id=game.pk, seat_index=1, reason="left")
     seat = game.seats.get(index=1)
-    assert seat.user is None and seat.bot == "greedy" and last_audit().target_user == bob
+    assert seat.user is None and seat.bot == "medium" and last_audit().target_user == bob
     # Alice plays her set-up; the bot now places seat 1's pieces on its own.
     state = state_of(game)
     services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state, 0)[0])

@@ -18,7 +18,7 @@ def test_the_new_game_form_creates_a_game_with_bots(client):
             "scenario": "base",
             "seat_count": 4,
             "bots": 3,
-            "bot_level": "greedy",
+            "bot_level": "medium",
             "board": "variable",
             "clock": "async",
             "move_hours": 24,
@@ -29,7 +29,7 @@ def test_the_new_game_form_creates_a_game_with_bots(client):
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert game.clock == "async" and game.move_seconds == 86400 and game.timeout_policy == "skip"
-    assert [s.bot for s in game.seats.all()] == ["", "greedy", "greedy", "greedy"]
+    assert [s.bot for s in game.seats.all()] == ["", "medium", "medium", "medium"]
     waiting = client.get(response["Location"])
     assert b"start-game" in waiting.content and game.invite_token.encode() in waiting.content
 

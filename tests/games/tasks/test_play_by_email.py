@@ -175,7 +175,7 @@ def test_reminder_then_timeout_fire_once_with_the_policy(smtp, clock, policy):
     assert Notification.objects.filter(game=game, user=alice, kind="timeout").count() == 1
     seat = game.seats.get(index=0)
     if policy == "replace":
-        assert seat.user is None and seat.bot == "greedy"
+        assert seat.user is None and seat.bot == "medium"
         assert move.events[1]["type"] == "seat_replaced"
     else:
         assert seat.user == alice
