@@ -41,7 +41,9 @@ def _cache() -> Any:
     """The default cache, held once per process: `caches` gives each thread and task its own instance, and a
     Redis one would open a new connection for every move."""
     if "cache" not in _shared:
-        _shared["cache"] = caches.create_connection("default")
+        _shared["cache"] = cache = caches.create_connection("default")
+        if isinstance(cache, RedisCache):
+            _shared["redis"] = cache._cache.get_client(write=True)  # thread-safe, with its connection pool
     return _shared["cache"]
 
 
@@ -50,7 +52,7 @@ def _count(key: str) -> int:
     cache = _cache()
     if isinstance(cache, RedisCache):
         full = cache.make_and_validate_key(key)
-        pipe = cache._cache.get_client(full, write=True).pipeline(transaction=False)
+        pipe = _shared["redis"].pipeline(transaction=False)
         pipe.incr(full)
         pipe.expire(full, 120)
         return int(pipe.execute()[0])
