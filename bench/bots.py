@@ -203,7 +203,7 @@ def table(tallies: dict[tuple[str, str, str, float], Tally]) -> str:
 def write_doc(output: str, command: str, wall: float) -> None:
     machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.machine()}"
     section = (
-        f"{START}\n## Bots: tournaments\n\n"
+        f"{START}\n### Bots: tournament\n\n"
         f"Command: `{command}` — {datetime.date.today().isoformat()}, {machine}, {wall / 60:.1f} min wall.\n"
         "Win rates of the first bot named against the others in the remaining seats, 95% Wilson intervals.\n"
         "The hero's seat rotates game by game (first player fixed at seat 0), cancelling the first-player\n"

@@ -1,9 +1,15 @@
 """Bots for every scenario, at three levels; each decides from `rules.view(state, seat)` and the legal actions
 only, never from the state itself.
 
-    bot = LEVELS["medium"](seed=7)
-    action = choose_for(state, seat, bot)
+    action = move_for(state, seat, "hard", seed=game_id)  # a fresh bot per move, as a web worker would
     rules.apply(state, seat, action)
+
+    bot = LEVELS["medium"](seed=7)  # or one bot for a whole game
+    action = choose_for(state, seat, bot)
+
+Bots keep no memory between decisions (the hard bot's two counters are statistics only): a bot built afresh
+for every move plays exactly like one kept for the game. The hard bot thinks for `time_limit` seconds per
+decision (default 1 s, set-up decisions longer) and never more than 2 s.
 """
 
 from __future__ import annotations
@@ -35,6 +41,18 @@ def choose_for(state: State, seat: int, bot: ViewBot) -> Action:
     return bot.choose(view(state, seat), legal_actions(state, seat))
 
 
+def move_for(state: State, seat: int, level: str, seed: int = 0, time_limit: float | None = None) -> Action:
+    """One move for `seat` by a fresh bot of `level` ("easy", "medium" or "hard"). Its random choices are seeded
+    by `seed` and the state's version, so each move draws anew (easy and medium give the same move again on a
+    replay; the hard bot's search depends on the clock)."""
+    mixed = (seed * 1_000_003 + state.version) & 0xFFFFFFFF
+    if level == "hard" and time_limit is not None:
+        bot = HardBot(seed=mixed, time_limit=time_limit)
+    else:
+        bot = LEVELS[level](seed=mixed)
+    return choose_for(state, seat, bot)
+
+
 def play_game(state: State, bots: list[ViewBot], max_actions: int = 20_000) -> int:
     """Let view-based bots play until the game ends; returns the number of actions taken."""
     from ..actions import apply
@@ -51,4 +69,4 @@ def play_game(state: State, bots: list[ViewBot], max_actions: int = 20_000) -> i
     return count
 
 
-__all__ = ["BOTS", "LEVELS", "EasyBot", "HardBot", "MediumBot", "RandomBot", "choose_for", "play_game"]
+__all__ = ["BOTS", "LEVELS", "EasyBot", "HardBot", "MediumBot", "RandomBot", "choose_for", "move_for", "play_game"]

@@ -31,7 +31,7 @@ from .value import win_chances
 
 Action = dict[str, Any]
 HARD_CAP = 2.0  # seconds: no decision takes longer, whatever time_limit says
-SAFETY = 0.03  # the search stops this long before the cap (a rollout checks the clock every 8 actions)
+SAFETY = 0.03  # at the cap, the search stops this long before it (a rollout checks the clock every 8 actions)
 SETUP_FACTOR = 6.0  # set-up decisions (four a game, those that matter most) search this many times longer
 FREE_FORM = ("discard", "choose_gold")
 
@@ -72,7 +72,7 @@ class HardBot:
         if len(options) < 2 or self.time_limit <= 0:
             return base
         budget = self.time_limit * (SETUP_FACTOR if o.phase in ("setup_settlement", "setup_road") else 1.0)
-        deadline = started + min(budget, HARD_CAP) - SAFETY
+        deadline = started + min(budget, HARD_CAP - SAFETY)
         return self._search(view, o, options, deadline)
 
     def _search(self, view: dict[str, Any], o: Obs, options: list[Action], deadline: float) -> Action:

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import rules
-from rules.ai import BOTS, LEVELS, EasyBot, HardBot, MediumBot, choose_for, play_game
+from rules.ai import BOTS, LEVELS, EasyBot, HardBot, MediumBot, choose_for, move_for, play_game
 from rules.ai import heuristics as hx
 from rules.ai.determinize import clone, determinize
 from rules.ai.hard import SETUP_FACTOR
@@ -451,3 +451,30 @@ def test_medium_plays_the_seafarers_rules(key):
         assert revealed >= 2 and totals.get("choose_gold", 0) >= 1
     if key == "greater_catan":
         assert totals.get("move_token", 0) >= 1
+
+
+def test_move_for_builds_a_fresh_bot_per_move_and_games_still_finish():
+    """The web app's way: a new bot for every move. Easy and medium finish whole games like that, the same
+    moves again on a replay; the hard bot gives a legal move within its limit."""
+    for level in ("easy", "medium"):
+        logs = []
+        for _ in range(2):
+            state = rules.new_game("base", 4, seed=21)
+            log = []
+            for _ in range(20_000):
+                seats = rules.to_move(state)
+                if not seats:
+                    break
+                action = move_for(state, seats[0], level, seed=99)
+                log.append(action)
+                rules.apply(state, seats[0], action)
+            assert state.winner is not None, level
+            logs.append(log)
+        assert logs[0] == logs[1]
+    state = rules.new_game("base", 4, seed=22)
+    play_game(state, [MediumBot(seed=s) for s in range(4)], max_actions=80)
+    seat = rules.to_move(state)[0]
+    started = time.perf_counter()
+    action = move_for(state, seat, "hard", seed=1, time_limit=0.05)
+    assert time.perf_counter() - started < 0.05 * SETUP_FACTOR + 0.05
+    rules.apply(state, seat, action)
