@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 import rules
 from rules.chance import seed_commitment
 
-from . import broadcast, clocks, notifications, ratelimit, standing_orders
+from . import broadcast, clocks, notifications, ratelimit, rows, standing_orders
 from .errors import GameError
 from .models import ChatMessage, Game, Move, Seat, TimeoutPolicy
 
@@ -261,13 +261,17 @@ def _earlier_move(game_id: int, idempotency_key: str | None, user, bot_seat: int
 
 def _move_submit(game_id, action, user, bot_seat, expected_seq, idempotency_key) -> MoveResult:
     with transaction.atomic():
-        game = _locked(game_id)
+        game = rows.lock_game(game_id)
+        if game is None:
+            raise GameError("not_found", _("No such game."), status=404)
         if game.status != Game.Status.ACTIVE:
             raise GameError("not_active", _("This game is not in progress."), status=409)
         # One query for every seat: the move and everything after it reuse them. Only play by email needs the
         # users themselves (notifications, quiet hours).
-        seat_rows = game.seats.select_related("user") if game.clock == Game.Clock.ASYNC else game.seats.all()
-        seats = {s.index: s for s in seat_rows}
+        if game.clock == Game.Clock.ASYNC:
+            seats = {s.index: s for s in game.seats.select_related("user")}
+        else:
+            seats = rows.seats_of(game)
         if bot_seat is not None:
             seat = seats.get(bot_seat) if seats.get(bot_seat) and seats[bot_seat].bot else None
         elif user is not None and user.is_authenticated:
@@ -283,7 +287,7 @@ def _move_submit(game_id, action, user, bot_seat, expected_seq, idempotency_key)
                 status=409,
                 extra={"seq": game.seq},
             )
-        state = rules.load(game.state)
+        state = rules.load(game.state, owned=True)  # freshly decoded: no copy
         events = _record(
             game, state, seat.index, action, user=user if bot_seat is None else None, idempotency_key=idempotency_key
         )
@@ -314,14 +318,14 @@ def _record(
     except rules.IllegalAction as error:
         raise GameError(error.code, error.message) from None
     game.seq += 1
-    Move.objects.create(
-        game=game,
+    rows.insert_move(
+        game_id=game.pk,
         seq=game.seq,
         seat=seat,
         action=action,
         events=events,
         idempotency_key=idempotency_key,
-        user=user,
+        user_id=user.pk if user is not None else None,
     )
     return events
 
@@ -352,7 +356,7 @@ def _settle(
         game.finished_at = timezone.now()
         fields += ["status", "winner_seat", "finished_at"]
     game.deadline = clocks.deadline_for(game, state, seats)
-    game.save(update_fields=fields)
+    rows.save_game(game, fields)
     ids = notifications.create_for_move(game, state, game.seq, mover=mover, seats=seats)
     game_id, seq = game.pk, game.seq
     bots = {i: s.bot for i, s in seats.items() if s.bot}

@@ -323,14 +323,18 @@ def dump(state: State) -> dict[str, Any]:
     return data
 
 
-def load(data: dict[str, Any]) -> State:
-    """Rebuild a state from `dump` output."""
+def load(data: dict[str, Any], owned: bool = False) -> State:
+    """Rebuild a state from `dump` output. With `owned`, the state takes `data`'s lists and dicts as they are
+    instead of copying them: for data nobody else holds, such as what was just decoded from JSON."""
     if data.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"unsupported state schema {data.get('schema')!r}")
     state = State()
     for name in State.FIELDS:
         value = data[name]
-        setattr(state, name, list(value) if name in FLAT_FIELDS else _copy(value))
+        if owned:
+            setattr(state, name, value)
+        else:
+            setattr(state, name, list(value) if name in FLAT_FIELDS else _copy(value))
     state.hexes = tuple(tuple(h) for h in data["hexes"])
     state.harbours = [tuple(h) for h in data["harbours"]]
     if state.trade is not None:
