@@ -22,7 +22,7 @@ migrate: install
 
 run: migrate
 	@echo "Catan on http://$(HOST):$(PORT)/  (log in as demo / demo; admin / admin for moderation)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) catan_site.asgi:application
+	$(BIN)/python -m catan_site.serve --host $(HOST) --port $(PORT)
 
 test: install
 	$(BIN)/python -m pytest

@@ -59,24 +59,10 @@ def ensure_database(url: str) -> None:
 def server_command(server: str, port: int) -> list[str]:
     if server == "daphne":
         return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "catan_site.asgi:application"]
-    return [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "catan_site.asgi:application",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--lifespan",
-        "off",
-        "--no-access-log",
-        "--log-level",
-        "warning",
-    ]
+    return [sys.executable, "-m", "catan_site.serve", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
 
 
-def start_servers(count: int, env: dict[str, str], server: str = "daphne") -> list[subprocess.Popen]:
+def start_servers(count: int, env: dict[str, str], server: str = "uvicorn") -> list[subprocess.Popen]:
     servers = []
     for i in range(count):
         port = BASE_PORT + i
@@ -365,7 +351,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long-moves", type=int, default=1000)
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/catan_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
-    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne", help="the ASGI server")
+    parser.add_argument(
+        "--server",
+        choices=["uvicorn", "daphne"],
+        default="uvicorn",
+        help="the ASGI server (uvicorn: catan_site.serve, as deployed)",
+    )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
 
@@ -394,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
                 server.kill()
     costs = per_move_costs(args.long_moves)
     lines = [
-        f"Servers: {args.servers} daphne process(es), PostgreSQL + Redis, DEBUG off; {args.games} games of 4 "
+        f"Servers: {args.servers} {args.server} process(es), PostgreSQL + Redis, DEBUG off; {args.games} games of 4 "
         "WebSocket seats each.",
         "",
         "| mode | games | seconds | accepted moves | moves/s | p50 ms | p95 ms | p99 ms | stale submits "

@@ -16,12 +16,12 @@ async consumer sends them itself (`flush`) without a hop through `async_to_sync`
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 from collections.abc import Iterator
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -66,7 +66,8 @@ def update_frames(state: rules.State, seq: int, events: list[dict[str, Any]]) ->
     """Every seat's update frame and the spectators', encoded once."""
     seats: list[int | None] = [*range(state.players), None]
     return {
-        frame_key(seat): json.dumps(update_message(state, seat, seq, events), separators=(",", ":")) for seat in seats
+        frame_key(seat): orjson.dumps(update_message(state, seat, seq, events), option=orjson.OPT_NON_STR_KEYS).decode()
+        for seat in seats
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import orjson
 from django.db import connection, models
 
 from .models import Game, Move, Seat
@@ -25,9 +26,31 @@ def _reader(model: type[models.Model], vendor: str) -> tuple[list[str], str, lis
     converters = []
     for field in fields:
         col = field.get_col(table)
+        if isinstance(field, models.JSONField) and field.decoder is None:
+            converters.append([_json_from_db])  # orjson: the game's state is most of what a move reads
+            continue
         converters.append(connection.ops.get_db_converters(col) + col.get_db_converters(connection))
     columns = ", ".join(f"{connection.ops.quote_name(table)}.{connection.ops.quote_name(f.column)}" for f in fields)
     return [f.attname for f in fields], columns, converters
+
+
+def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
+    return None if value is None else orjson.loads(value)
+
+
+def _json_dumps(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _prep(field: models.Field, value: Any) -> Any:
+    """`field.get_db_prep_save`, with JSON encoded by orjson (it writes the state and the move's events)."""
+    if isinstance(field, models.JSONField) and field.encoder is None and value is not None:
+        if connection.vendor == "postgresql":
+            from psycopg.types.json import Jsonb
+
+            return Jsonb(value, dumps=_json_dumps)
+        return _json_dumps(value)
+    return field.get_db_prep_save(value, connection)
 
 
 def _build(model: type[models.Model], row: tuple, names: list[str], converters: list[list[Any]]) -> Any:
@@ -78,7 +101,7 @@ def insert_move(**values: Any) -> None:
 
     values.setdefault("created_at", timezone.now())
     fields, columns = _writer(Move, tuple(values), connection.vendor)
-    params = [f.get_db_prep_save(value, connection) for f, value in zip(fields, values.values(), strict=True)]
+    params = [_prep(f, value) for f, value in zip(fields, values.values(), strict=True)]
     table = connection.ops.quote_name(Move._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(params))})", params)
@@ -88,7 +111,7 @@ def save_game(game: Game, names: list[str]) -> None:
     """UPDATE these fields of the game row from the instance."""
     fields, _ = _writer(Game, tuple(names), connection.vendor)
     sets = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
-    params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in fields]
+    params = [_prep(f, getattr(game, f.attname)) for f in fields]
     table = connection.ops.quote_name(Game._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"UPDATE {table} SET {sets} WHERE id = %s", [*params, game.pk])

@@ -46,7 +46,7 @@ def server_env(redis_url: str) -> dict[str, str]:
 
 def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
     server = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "catan_site.asgi:application"],
+        [sys.executable, "-m", "catan_site.serve", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

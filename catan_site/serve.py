@@ -1,0 +1,35 @@
+"""The production web server: uvicorn (uvloop, httptools, websockets) serving the ASGI site.
+
+    python -m catan_site.serve --host 0.0.0.0 --port 8000
+
+`make run`, the Docker image, the multi-process tests and `bench/load.py` all start the site this way. It
+measured ~1.4x daphne's moves per second on the load benchmark (docs/PERFORMANCE.md); daphne stays installed
+for `manage.py runserver`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import uvicorn
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve the Catan site over HTTP and WebSockets.")
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    args = parser.parse_args(argv)
+    uvicorn.run(
+        "catan_site.asgi:application",
+        host=args.host,
+        port=args.port,
+        lifespan="off",  # Channels' router speaks HTTP and WebSocket only
+        access_log=not args.no_access_log,
+        log_level=os.environ.get("LOG_LEVEL", "info").lower(),
+    )
+
+
+if __name__ == "__main__":
+    main()
