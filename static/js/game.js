@@ -37,7 +37,7 @@ const app = {
   reconnectTimer: null,
   lastFrameAt: 0,
   syncTimer: null,
-  syncRequested: false,
+  syncRequested: 0,
   awaiting: null,
   recent: null,
   loggedSeq: 0,
@@ -122,7 +122,7 @@ function connect() {
     setConnection("connected");
     // The server sends the full state on connect; ask for it only if it does not come.
     clearTimeout(app.syncTimer);
-    app.syncRequested = false;
+    app.syncRequested = 0;
     app.syncTimer = setTimeout(requestSync, 3000);
     loadChat();
   });
@@ -161,10 +161,11 @@ function send(frame) {
   return true;
 }
 
-// Ask for the full state, once until it arrives (a burst of updates after a gap needs a single answer).
+// Ask for the full state, once until it arrives (a burst of updates after a gap needs a single answer); ask
+// again if no answer came within two seconds.
 function requestSync() {
-  if (app.syncRequested) return;
-  if (send({ type: "sync" })) app.syncRequested = true;
+  if (app.syncRequested && Date.now() - app.syncRequested < 2000) return;
+  if (send({ type: "sync" })) app.syncRequested = Date.now();
 }
 
 function heartbeat() {
@@ -210,7 +211,7 @@ function handle(frame) {
   switch (frame.type) {
     case "state":
       clearTimeout(app.syncTimer);
-      app.syncRequested = false;
+      app.syncRequested = 0;
       if (frame.status === "waiting") {
         location.reload();
         return;

@@ -48,6 +48,11 @@ class BrowserTests(ChannelsLiveServerTestCase):
         # The site runs in a forked process: bots play there in-process, as with `make run`.
         cls.celery_eager = app.conf.task_always_eager
         app.conf.task_always_eager = True
+        # The site's process is forked from this one: let it build its own channel layer rather than inherit
+        # one whose Redis connections belong to this process's earlier event loops.
+        from channels.layers import channel_layers
+
+        channel_layers.backends.clear()
         super().setUpClass()
         from playwright.sync_api import sync_playwright
 
