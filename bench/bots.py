@@ -31,12 +31,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
+from bench.perfdoc import write_section  # noqa: E402
 from rules.ai import BOTS, choose_for  # noqa: E402
 from rules.ai.hard import HARD_CAP, SETUP_FACTOR, HardBot  # noqa: E402
 from rules.scenarios import load_map, map_keys  # noqa: E402
 
-DOC = ROOT / "docs" / "PERFORMANCE.md"
-START, END = "<!-- bench:bots:start -->", "<!-- bench:bots:end -->"
 MAX_ACTIONS = 20_000
 TARGETS = {("medium", "random"): 0.60, ("hard", "medium"): 0.40}
 
@@ -203,7 +202,7 @@ def table(tallies: dict[tuple[str, str, str, float], Tally]) -> str:
 def write_doc(output: str, command: str, wall: float) -> None:
     machine = f"{os.cpu_count()} cores, Python {platform.python_version()}, {platform.machine()}"
     section = (
-        f"{START}\n### Bots: tournament\n\n"
+        "### Bots: tournament\n\n"
         f"Command: `{command}` — {datetime.date.today().isoformat()}, {machine}, {wall / 60:.1f} min wall.\n"
         "Win rates of the first bot named against the others in the remaining seats, 95% Wilson intervals.\n"
         "The hero's seat rotates game by game (first player fixed at seat 0), cancelling the first-player\n"
@@ -211,15 +210,9 @@ def write_doc(output: str, command: str, wall: float) -> None:
         f"hard bot searches with the per-decision time limit shown, set-up decisions {SETUP_FACTOR:g} times that,\n"
         f"never above the {HARD_CAP:g} s cap that bounds every decision in production. `stalls`: games with no\n"
         "winner within 20,000 actions; `illegal`: illegal moves made (either ends the game at once).\n\n"
-        f"{output}\n{END}"
+        f"{output}\n"
     )
-    text = DOC.read_text() if DOC.exists() else "# Performance\n"
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        text = before + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    DOC.write_text(text)
+    write_section("bots", section)
 
 
 def main(argv: list[str] | None = None) -> int:
