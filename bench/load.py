@@ -244,6 +244,17 @@ def service_pids() -> dict[str, list[int]]:
     return found
 
 
+def cpu_snapshot(server_pids: list[int]) -> tuple[float, float, float, float]:
+    """CPU seconds so far of the ASGI servers, this client, PostgreSQL and Redis."""
+    services = service_pids()
+    return (
+        cpu_seconds(list(server_pids)),
+        time.process_time(),
+        cpu_seconds(services["postgres"], children=True),
+        cpu_seconds(services["redis"]),
+    )
+
+
 async def run_mode(games_info, mode: str, seconds: float, servers: int, server_pids: list[int] = ()) -> dict:
     games = [Game(gid) for gid, _ in games_info]
     stop = asyncio.Event()
@@ -257,23 +268,11 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
             break
         await asyncio.sleep(0.1)
     accepted_before = sum(g.accepted for g in games)
-    services = service_pids()
-    cpu_before = (
-        cpu_seconds(list(server_pids)),
-        time.process_time(),
-        cpu_seconds(services["postgres"], children=True),
-        cpu_seconds(services["redis"]),
-    )
+    cpu_before = cpu_snapshot(server_pids)
     started = time.perf_counter()
     drivers = [asyncio.create_task(drive(g, mode, stop, i)) for i, g in enumerate(games)]
     await asyncio.sleep(seconds)
-    services = service_pids()
-    cpu_after = (
-        cpu_seconds(list(server_pids)),
-        time.process_time(),
-        cpu_seconds(services["postgres"], children=True),
-        cpu_seconds(services["redis"]),
-    )
+    cpu_after = cpu_snapshot(server_pids)
     in_window = sum(g.accepted for g in games) - accepted_before
     stop.set()
     elapsed = time.perf_counter() - started

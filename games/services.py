@@ -119,6 +119,16 @@ def _locked(game_id: int) -> Game:
         raise GameError("not_found", _("No such game."), status=404) from None
 
 
+def _locked_lobby_of_creator(game_id: int, user, not_creator: str) -> Game:
+    """The locked game, if it has not started and `user` created it (else refused with `not_creator`)."""
+    game = _locked(game_id)
+    if game.created_by_id != user.pk:
+        raise GameError("not_creator", not_creator, status=403)
+    if game.status != Game.Status.WAITING:
+        raise GameError("already_started", _("This game has already started."), status=409)
+    return game
+
+
 def seat_join(*, game_id: int, user, index: int | None = None) -> Seat:
     with transaction.atomic():
         game = _locked(game_id)
@@ -146,11 +156,7 @@ def seat_set_bot(*, game_id: int, user, index: Any, level: Any) -> Seat:
     if level not in ("", *Seat.Bot.values):
         raise GameError("bad_bot_level", _("Unknown bot level."))
     with transaction.atomic():
-        game = _locked(game_id)
-        if game.created_by_id != user.pk:
-            raise GameError("not_creator", _("Only the game's creator can seat bots."), status=403)
-        if game.status != Game.Status.WAITING:
-            raise GameError("already_started", _("This game has already started."), status=409)
+        game = _locked_lobby_of_creator(game_id, user, _("Only the game's creator can seat bots."))
         seat = game.seats.select_for_update().filter(index=index).first()
         if seat is None:
             raise GameError("no_such_seat", _("There is no such seat."), status=404)
@@ -180,11 +186,7 @@ def seat_leave(*, game_id: int, user) -> None:
 
 def game_start(*, game_id: int, user) -> Game:
     with transaction.atomic():
-        game = _locked(game_id)
-        if game.created_by_id != user.pk:
-            raise GameError("not_creator", _("Only the game's creator can start it."), status=403)
-        if game.status != Game.Status.WAITING:
-            raise GameError("already_started", _("This game has already started."), status=409)
+        game = _locked_lobby_of_creator(game_id, user, _("Only the game's creator can start it."))
         seats = list(game.seats.all())
         if any(s.is_open for s in seats):
             raise GameError("seats_open", _("Every seat needs a player or a bot."), status=409)

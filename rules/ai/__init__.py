@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..bots import play_out
 from ..legal import legal_actions
 from ..state import State
 from ..view import view
@@ -53,20 +54,19 @@ def move_for(state: State, seat: int, level: str, seed: int = 0, time_limit: flo
     return choose_for(state, seat, bot)
 
 
+class _Seated:
+    """A view bot in the engine's bot interface, which hands it the state: it passes on only the seat's view."""
+
+    def __init__(self, bot: ViewBot) -> None:
+        self.bot = bot
+
+    def choose(self, state: State, seat: int, legal: list[Action]) -> Action:
+        return self.bot.choose(view(state, seat), legal)
+
+
 def play_game(state: State, bots: list[ViewBot], max_actions: int = 20_000) -> int:
     """Let view-based bots play until the game ends; returns the number of actions taken."""
-    from ..actions import apply
-    from ..legal import to_move
-
-    count = 0
-    while count < max_actions:
-        seats = to_move(state)
-        if not seats:
-            break
-        seat = seats[0]
-        apply(state, seat, choose_for(state, seat, bots[seat]))
-        count += 1
-    return count
+    return play_out(state, [_Seated(bot) for bot in bots], max_actions)
 
 
 __all__ = ["BOTS", "LEVELS", "EasyBot", "HardBot", "MediumBot", "RandomBot", "choose_for", "move_for", "play_game"]

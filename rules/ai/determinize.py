@@ -24,7 +24,7 @@ from typing import Any
 from ..constants import DEVELOPMENT_CARDS, DEVELOPMENT_DECK, TERRAIN_INDEX
 from ..scoring import public_victory_points
 from ..state import FLAT_FIELDS, SETUP_ROAD, SETUP_SETTLEMENT, State, _copy, map_spec
-from .obs import _counts, board_key
+from .obs import _counts, board_key, trade_from_view
 
 BANK_PER_RESOURCE = 19
 NESTED_LISTS = frozenset({"hands", "development", "development_new", "development_used", "token_sites", "trade_lines"})
@@ -228,23 +228,7 @@ def determinize(view: dict[str, Any], rng: random.Random, tries: int = 8) -> Sta
     state.free_roads = view["free_roads"]
     dice_phase = "roll" if view["dice"] is None else "main"
     state.return_phase = dice_phase
-    trade = view["trade"]
-    if trade is None:
-        state.trade = None
-    else:
-        replies: dict[int, Any] = {}
-        for s, r in trade["replies"].items():
-            if r["reply"] == "counter":
-                replies[int(s)] = {"give": _counts(r["give"]), "get": _counts(r["get"])}
-            else:
-                replies[int(s)] = r["reply"]
-        state.trade = {
-            "from": trade["from"],
-            "give": _counts(trade["give"]),
-            "get": _counts(trade["get"]),
-            "to": list(trade["to"]),
-            "replies": replies,
-        }
+    state.trade = trade_from_view(view["trade"])
     state.winner = view["winner"]
     state.version = view["version"]
 

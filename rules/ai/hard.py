@@ -18,7 +18,6 @@ import time
 from typing import Any
 
 from ..actions import apply
-from ..constants import PIPS
 from ..errors import IllegalAction
 from ..legal import cached_legal_actions, to_move
 from ..scoring import victory_points
@@ -27,7 +26,7 @@ from . import heuristics as hx
 from .determinize import clone, determinize
 from .medium import decide, offer_allowed
 from .obs import Obs
-from .value import win_chances
+from .value import seat_income, win_chances
 
 Action = dict[str, Any]
 HARD_CAP = 2.0  # seconds: no decision takes longer, whatever time_limit says
@@ -220,19 +219,7 @@ def strength(state: State, seat: int) -> float:
     """Victory points plus what should turn into points: production, cards in hand, development cards."""
     if state.phase == GAME_OVER:
         return 100.0 if state.winner == seat else victory_points(state, seat)
-    topo = state.derived.topo
-    tokens, terrain, city, robber = state.tokens, state.terrain, state.vertex_city, state.robber
-    income = [0.0] * 6
-    for v in state.seat_buildings[seat]:
-        mult = 2 if city[v] else 1
-        for h in topo.vertex_hexes[v]:
-            token = tokens[h]
-            if token and h != robber:
-                t = terrain[h]
-                if t < 5:
-                    income[t] += PIPS[token] * mult
-                elif t == 7:
-                    income[5] += PIPS[token] * mult
+    income = seat_income(state, seat)
     # Every resource is needed: weight the scarcest ones up (diminishing returns on one resource).
     production = sum(math.sqrt(x) for x in income[:5]) * 2.2 + income[5] * 0.3
     hand = sum(state.hands[seat])

@@ -155,13 +155,6 @@ def vertex_score(o: Obs, v: int, setup: bool = False) -> float:
     return score
 
 
-def distance_ok(o: Obs, v: int) -> bool:
-    owner = o.vertex_owner
-    if owner[v] != -1:
-        return False
-    return all(owner[n] == -1 for n in o.derived.topo.vertex_neighbors[v])
-
-
 def free_spots(o: Obs) -> set[int]:
     """Every land vertex that obeys the distance rule (anyone's future settlement site)."""
     cached = o.cache.get("spots")

@@ -22,6 +22,25 @@ def _counts(cards: dict[str, int] | None, names: tuple[str, ...] = RESOURCES) ->
     return [cards.get(name, 0) for name in names]
 
 
+def trade_from_view(trade: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The open offer as the engine holds it (counts per resource, integer seats), from its view."""
+    if trade is None:
+        return None
+    replies: dict[int, Any] = {}
+    for s, r in trade["replies"].items():
+        if r["reply"] == "counter":
+            replies[int(s)] = {"give": _counts(r["give"]), "get": _counts(r["get"])}
+        else:
+            replies[int(s)] = r["reply"]
+    return {
+        "from": trade["from"],
+        "give": _counts(trade["give"]),
+        "get": _counts(trade["get"]),
+        "to": list(trade["to"]),
+        "replies": replies,
+    }
+
+
 def board_key(view: dict[str, Any]) -> tuple:
     """The public board facts that the derived tables depend on, in the engine's own form."""
     board = view["board"]
@@ -159,23 +178,7 @@ class Obs:
         o.dice = view["dice"]
         o.discards_owed = mine["discards_owed"]
         o.gold_owed = mine["gold_owed"]
-        trade = view["trade"]
-        if trade is not None:
-            replies: dict[int, Any] = {}
-            for s, r in trade["replies"].items():
-                if r["reply"] == "counter":
-                    replies[int(s)] = {"give": _counts(r["give"]), "get": _counts(r["get"])}
-                else:
-                    replies[int(s)] = r["reply"]
-            o.trade = {
-                "from": trade["from"],
-                "give": _counts(trade["give"]),
-                "get": _counts(trade["get"]),
-                "to": list(trade["to"]),
-                "replies": replies,
-            }
-        else:
-            o.trade = None
+        o.trade = trade_from_view(view["trade"])
         sea = view["seafarers"]
         o.seafarers = sea is not None
         if sea is not None:

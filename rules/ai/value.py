@@ -58,15 +58,13 @@ WEIGHTS: tuple[float, ...] = (
 )
 
 
-def features(state: State, seat: int, progress: float) -> list[float]:
-    """One seat's features; `progress` is the leader's share of the target (0 at the start, 1 at the end)."""
+def seat_income(state: State, seat: int) -> list[float]:
+    """Pips a seat's buildings collect per resource (cities twice, none under the robber), then gold."""
     topo = state.derived.topo
     tokens, terrain, city, robber = state.tokens, state.terrain, state.vertex_city, state.robber
     income = [0.0] * 6
-    upgradable = 0
     for v in state.seat_buildings[seat]:
         mult = 2 if city[v] else 1
-        upgradable += not city[v]
         for h in topo.vertex_hexes[v]:
             token = tokens[h]
             if token and h != robber:
@@ -75,6 +73,14 @@ def features(state: State, seat: int, progress: float) -> list[float]:
                     income[t] += PIPS[token] * mult
                 elif t == 7:
                     income[5] += PIPS[token] * mult
+    return income
+
+
+def features(state: State, seat: int, progress: float) -> list[float]:
+    """One seat's features; `progress` is the leader's share of the target (0 at the start, 1 at the end)."""
+    topo = state.derived.topo
+    income = seat_income(state, seat)
+    upgradable = sum(not state.vertex_city[v] for v in state.seat_buildings[seat])
     vp = victory_points(state, seat)
     togo = max(0, state.vp_target - vp)
     total = sum(income) / 10
