@@ -33,14 +33,6 @@ Message = tuple[str, dict[str, Any]]
 _outbox = threading.local()
 
 
-def seat_group(game_id: int, seat: int) -> str:
-    return f"game-{game_id}-seat-{seat}"
-
-
-def public_group(game_id: int) -> str:
-    return f"game-{game_id}-public"
-
-
 def everyone_group(game_id: int) -> str:
     """Players and spectators alike: moves, chat and lobby changes."""
     return f"game-{game_id}-all"
@@ -79,16 +71,8 @@ def _send_all(messages: list[Message]) -> None:
     if held is not None:
         held.extend(messages)
         return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    async def send() -> None:
-        for group, event in messages:
-            await layer.group_send(group, event)
-
     try:
-        async_to_sync(send)()
+        async_to_sync(flush)(messages)
     except Exception:  # the layer being down must not undo a stored move
         logger.exception("channel layer send failed")
 

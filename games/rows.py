@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 from django.db import connection, models
+from django.utils import timezone
 
 from .models import Game, Move, Seat
 
@@ -97,8 +98,6 @@ def _writer(model: type[models.Model], names: tuple[str, ...], vendor: str) -> t
 
 def insert_move(**values: Any) -> None:
     """Append one move row (`values` by field name; `created_at` is set here)."""
-    from django.utils import timezone
-
     values.setdefault("created_at", timezone.now())
     fields, columns = _writer(Move, tuple(values), connection.vendor)
     params = [_prep(f, value) for f, value in zip(fields, values.values(), strict=True)]
