@@ -104,7 +104,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content["type"]
         if kind == "ping":
-            await self.send_json({"type": "pong"})
+            # The heartbeat's answer carries the game's last move number, so a client that missed an update
+            # (a dropped frame, a channel-layer hiccup) notices within one heartbeat and asks for the state.
+            await self.send_json({"type": "pong", "seq": await self._seq()})
         elif kind == "sync":
             await self.send_json(await self._state_frame())
         elif kind == "move":
@@ -173,6 +175,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if query.get("invite", [""])[0] != game.invite_token:
                 return False, None
         return True, (seat.index if seat is not None else None)
+
+    @database_sync_to_async
+    def _seq(self) -> int | None:
+        return Game.objects.filter(pk=self.game_id).values_list("seq", flat=True).first()
 
     @database_sync_to_async
     def _state_frame(self) -> dict[str, Any]:

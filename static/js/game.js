@@ -258,6 +258,10 @@ function handle(frame) {
         render();
       }
       break;
+    case "pong":
+      // A move we never heard of: fetch the state (see the heartbeat in consumers.py).
+      if (app.seq !== null && typeof frame.seq === "number" && frame.seq > app.seq) requestSync();
+      break;
     case "chat":
       addChat(frame);
       break;

@@ -10,6 +10,7 @@ from django.test import Client
 
 import rules
 from catan_site.asgi import application
+from games import services
 from games.models import Game, Move
 from tests.games.helpers import started_game
 
@@ -86,6 +87,21 @@ async def test_a_stale_seq_gets_an_error_and_a_resync(game_and_users):
         assert error["code"] == "stale" and error["seq"] == 0
         resync = await receive_type(a, "state")
         assert resync["seq"] == 0 and resync["view"]["phase"] == "setup_settlement"
+    finally:
+        await a.disconnect()
+
+
+async def test_the_heartbeat_tells_a_client_that_missed_a_move(game_and_users):
+    game, (alice, bob) = game_and_users
+    a = await connect(game.pk, alice)
+    try:
+        await a.send_json_to({"type": "ping"})
+        assert await receive_type(a, "pong") == {"type": "pong", "seq": 0}
+        state = await sync_to_async(lambda: rules.load(Game.objects.get(pk=game.pk).state))()
+        action = rules.legal_actions(state, 0)[0]
+        await sync_to_async(services.move_submit)(game_id=game.pk, user=alice, action=action)
+        await a.send_json_to({"type": "ping"})
+        assert (await receive_type(a, "pong"))["seq"] == 1
     finally:
         await a.disconnect()
 
