@@ -9,7 +9,7 @@ from celery import current_app, shared_task
 from django.conf import settings
 
 import rules
-from rules.ai import move_for
+from rules.ai import RandomBot, choose_for, move_for
 
 from . import clocks, notifications, services
 from .errors import GameError
@@ -54,14 +54,28 @@ def bot_move_once(game_id: int) -> bool:
         return False
     seat = seats[0]
     # The bot sees only its seat's view (rules.ai); a hard bot thinks at most BOT_HARD_SECONDS.
-    action = move_for(state, seat, bots[seat], seed=game.seed or 0, time_limit=settings.BOT_HARD_SECONDS)
     try:
+        action = move_for(state, seat, bots[seat], seed=game.seed or 0, time_limit=settings.BOT_HARD_SECONDS)
         services.move_submit(game_id=game_id, bot_seat=seat, action=action, expected_seq=game.seq)
     except GameError as error:
         if error.code == "stale":  # someone else moved first; the next schedule picks it up
             return False
-        raise
+        logger.exception("bot %s of game %s was refused; it plays a random legal move instead", seat, game_id)
+        _fallback_move(game_id, game.seq, state, seat)
+    except Exception:
+        logger.exception("bot %s of game %s failed; it plays a random legal move instead", seat, game_id)
+        _fallback_move(game_id, game.seq, state, seat)
     return True
+
+
+def _fallback_move(game_id: int, seq: int, state: rules.State, seat: int) -> None:
+    """A bot that failed must not stall the game: a uniformly random legal move, still chosen from its view."""
+    action = choose_for(state, seat, RandomBot(seed=seq))
+    try:
+        services.move_submit(game_id=game_id, bot_seat=seat, action=action, expected_seq=seq)
+    except GameError as error:
+        if error.code != "stale":
+            raise
 
 
 @shared_task(name="games.bot_play")

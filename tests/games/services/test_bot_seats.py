@@ -107,3 +107,18 @@ def test_a_stale_bot_move_is_dropped_not_applied_twice():
     assert tasks.bot_move_once(game.pk) is False  # seat 0 (a person) must act first
     assert Move.objects.filter(game=game).count() == 0
     assert Seat.objects.filter(game=game, bot="medium").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_bot_whose_move_is_refused_plays_a_legal_one_instead_of_stalling(monkeypatch):
+    game, (alice, bob) = started_game(humans=2, bots=1, bot_level="medium")
+    for user in (alice, bob):  # the two people place their first settlement and road
+        for _ in range(2):
+            state = state_of(game)
+            seat = rules.to_move(state)[0]
+            services.move_submit(game_id=game.pk, user=user, action=rules.legal_actions(state, seat)[0])
+    monkeypatch.setattr(tasks, "move_for", lambda *args, **kwargs: {"type": "build_city", "vertex": -1})
+    before = Move.objects.filter(game=game).count()
+    assert tasks.bot_move_once(game.pk) is True
+    assert Move.objects.filter(game=game, seat=2).count() == 1
+    assert Move.objects.filter(game=game).count() == before + 1
