@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -109,6 +110,19 @@ class BrowserTests(ChannelsLiveServerTestCase):
     def my_turn(self, page, timeout: int = 45000) -> None:
         page.wait_for_selector("#prompt[data-mine=yes]", timeout=timeout)
 
+    def answer_bot_trades_until(self, page, selector: str, timeout: float = 45) -> None:
+        """Wait for `selector`, turning down the trades bots offer this player meanwhile: an offer waits for
+        every answer, so a bot's turn would otherwise not end (and the prompt says "your move" meanwhile)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if page.locator(selector).count():
+                return
+            reject = page.locator("#btn-reject-trade")
+            if reject.count():
+                reject.first.click()
+            page.wait_for_timeout(200)
+        raise AssertionError(f"{selector} did not appear within {timeout} s")
+
     def click_spot(self, page, kind: str) -> None:
         spot = page.locator(f".legal-spot[data-action*='\"{kind}\"']").first
         spot.wait_for(timeout=10000)
@@ -128,7 +142,7 @@ class BrowserTests(ChannelsLiveServerTestCase):
             page.wait_for_selector(".legal-spot[data-action*='build_road']", timeout=10000)
             self.click_spot(page, "build_road")
         page.screenshot(path=str(ARTIFACTS / "board-after-setup.png"))
-        self.my_turn(page)
+        self.answer_bot_trades_until(page, "#btn-roll")
         page.click("#btn-roll")
         page.wait_for_selector("#btn-end-turn, .legal-spot[data-action*='move_robber'], #dialog-confirm", timeout=10000)
         if page.locator("#dialog-confirm").count():
@@ -142,7 +156,7 @@ class BrowserTests(ChannelsLiveServerTestCase):
             built.first.click()
         page.click("#btn-end-turn")
         # The bots now play their turns; their moves arrive without a reload.
-        page.wait_for_function("document.querySelectorAll('#game-log li[data-type=rolled]').length >= 2", timeout=20000)
+        self.answer_bot_trades_until(page, "#game-log li[data-type=rolled] ~ li[data-type=rolled]")
         page.screenshot(path=str(ARTIFACTS / "board-bots-played.png"))
         log = page.inner_text("#game-log")
         assert "bot" in log.lower()
