@@ -1,4 +1,4 @@
-"""Load benchmark: real ASGI servers (daphne) on PostgreSQL + Redis, driven by WebSocket clients.
+"""Load benchmark: real ASGI servers (uvicorn, as deployed) on PostgreSQL + Redis, driven by WebSocket clients.
 
     .venv/bin/python bench/load.py --games 100 --servers 1        # paced + flat out, one process
     .venv/bin/python bench/load.py --games 100 --servers 2        # scale-out: seats spread over two processes
@@ -25,6 +25,8 @@ import time
 import urllib.request
 import uuid
 from pathlib import Path
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE_PORT = 8101
@@ -158,8 +160,10 @@ async def client(game: Game, seat: int, session_key: str, port: int, stop: async
     import websockets
 
     headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{port}"}
+    # No compression, as the server offers none; orjson to read frames: the client shares the two cores with the
+    # servers, so its own CPU per move is kept small.
     async with websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/games/{game.id}/", additional_headers=headers, max_size=2**22
+        f"ws://127.0.0.1:{port}/ws/games/{game.id}/", additional_headers=headers, max_size=2**22, compression=None
     ) as ws:
         game.seats[seat].ws = ws
         while not stop.is_set():
@@ -167,7 +171,7 @@ async def client(game: Game, seat: int, session_key: str, port: int, stop: async
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
                 continue
-            frame = json.loads(raw)
+            frame = orjson.loads(raw)
             kind = frame.get("type")
             if kind in ("state", "update"):
                 game.seen(seat, frame)

@@ -36,7 +36,7 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     if url:
         if env.get("CHANNEL_LAYER", "pubsub") == "pubsub":
             # Redis Pub/Sub: a group message is one PUBLISH, delivered to every subscribed process at once.
-            return {"default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [url]}}}
+            return {"default": {"BACKEND": "catan_site.layers.PubSubChannelLayer", "CONFIG": {"hosts": [url]}}}
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",

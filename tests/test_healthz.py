@@ -25,7 +25,7 @@ def test_healthz_with_real_redis(client, redis_channel_layer, redis_url, setting
     response = client.get("/healthz")
     body = response.json()
     assert response.status_code == 200, body
-    assert body["checks"]["channel_layer"]["detail"] == "RedisPubSubChannelLayer"
+    assert body["checks"]["channel_layer"]["detail"] == "PubSubChannelLayer"
     assert body["checks"]["broker"]["ok"] is True
 
 

@@ -32,7 +32,7 @@ def test_database_url_selects_postgresql():
 def test_redis_url_selects_redis_for_channels_celery_and_cache():
     env = {"REDIS_URL": "redis://127.0.0.1:6379/0"}
     layer = channel_layers_config(env)["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "catan_site.layers.PubSubChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
     core = channel_layers_config({**env, "CHANNEL_LAYER": "core"})["default"]
     assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
@@ -51,7 +51,7 @@ def test_running_settings_follow_the_environment(settings):
         assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     else:
         assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
-    expected = "RedisPubSubChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
+    expected = "PubSubChannelLayer" if os.environ.get("REDIS_URL") else "InMemoryChannelLayer"
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith(expected)
 
 

@@ -26,7 +26,7 @@ async def test_ping_on_memory_layer(memory_channel_layer):
 
 async def test_ping_on_redis_layer(redis_channel_layer):
     reply = await ping_round_trip()
-    assert reply == {"type": "pong", "n": 7, "via": "RedisPubSubChannelLayer"}
+    assert reply == {"type": "pong", "n": 7, "via": "PubSubChannelLayer"}
 
 
 async def test_foreign_origin_is_refused(memory_channel_layer):
