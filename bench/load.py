@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--paced-seconds", type=float, default=30)
     parser.add_argument("--flat-seconds", type=float, default=20)
-    parser.add_argument("--long-moves", type=int, default=1000)
+    parser.add_argument("--long-moves", type=int, default=1000, help="0 skips the per-move costs")
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/catan_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
     parser.add_argument(
@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
-    costs = per_move_costs(args.long_moves)
+    costs = per_move_costs(args.long_moves) if args.long_moves else None
     lines = [
         f"Servers: {args.servers} {args.server} process(es), PostgreSQL + Redis, DEBUG off; {args.games} games of 4 "
         "WebSocket seats each.",
@@ -405,17 +405,18 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['mode']} | {r['games']} | {r['seconds']:.0f} | {r['accepted']} | {r['moves_per_s']:.0f} | "
             f"{r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['stale']} | {cpu} |"
         )
-    lines += [
-        "",
-        "| per move (one game, in-process) | value |",
-        "|---|---|",
-        f"| moves played | {costs['moves']} |",
-        f"| SQL queries per move (mean / max) | {costs['queries_per_move']:.1f} / {costs['queries_max']} |",
-        f"| move-log row, bytes (mean) | {costs['move_row_bytes']:.0f} |",
-        f"| game snapshot, bytes (updated in place) | {costs['snapshot_bytes']:.0f} |",
-        f"| first 100 moves, ms per move (median) | {costs['first100_ms']:.2f} |",
-        f"| last 100 moves, ms per move (median) | {costs['last100_ms']:.2f} |",
-    ]
+    if costs is not None:
+        lines += [
+            "",
+            "| per move (one game, in-process) | value |",
+            "|---|---|",
+            f"| moves played | {costs['moves']} |",
+            f"| SQL queries per move (mean / max) | {costs['queries_per_move']:.1f} / {costs['queries_max']} |",
+            f"| move-log row, bytes (mean) | {costs['move_row_bytes']:.0f} |",
+            f"| game snapshot, bytes (updated in place) | {costs['snapshot_bytes']:.0f} |",
+            f"| first 100 moves, ms per move (median) | {costs['first100_ms']:.2f} |",
+            f"| last 100 moves, ms per move (median) | {costs['last100_ms']:.2f} |",
+        ]
     output = "\n".join(lines)
     print(output)
     if not args.no_write:

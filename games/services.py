@@ -320,7 +320,8 @@ def _record(
     except rules.IllegalAction as error:
         raise GameError(error.code, error.message) from None
     game.seq += 1
-    rows.insert_move(
+    rows.add_move(
+        game,
         game_id=game.pk,
         seq=game.seq,
         seat=seat,
@@ -333,7 +334,11 @@ def _record(
 
 
 def _settle(
-    game: Game, state: rules.State, events: list[dict[str, Any]], mover=None, seats: dict[int, Seat] | None = None
+    game: Game,
+    state: rules.State,
+    events: list[dict[str, Any]],
+    mover=None,
+    seats: dict[int, Seat | rows.SeatRow] | None = None,
 ) -> None:
     """After a move: standing orders answer what they can, then save, set the clock, write notifications and
     broadcast after commit."""

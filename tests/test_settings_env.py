@@ -33,7 +33,7 @@ def test_redis_url_selects_redis_for_channels_celery_and_cache():
     env = {"REDIS_URL": "redis://127.0.0.1:6379/0"}
     layer = channel_layers_config(env)["default"]
     assert layer["BACKEND"] == "catan_site.layers.PubSubChannelLayer"
-    assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
+    assert layer["CONFIG"]["hosts"] == [{"address": "redis://127.0.0.1:6379/0", "protocol": 2}]
     core = channel_layers_config({**env, "CHANNEL_LAYER": "core"})["default"]
     assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert cache_config(env)["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"

@@ -1,6 +1,7 @@
 """The move service: locking, sequence numbers, idempotency, errors that change nothing, bots after humans."""
 
 import pytest
+from django.db import connection
 
 import rules
 from games import services
@@ -161,3 +162,15 @@ def test_a_player_may_sit_in_many_games_up_to_the_cap(settings):
     third = services.game_create(creator=other)
     with pytest.raises(GameError):
         services.seat_join(game_id=third.pk, user=user)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_move_costs_a_handful_of_statements(django_assert_max_num_queries):
+    """The load target is at most 10 queries per move: on PostgreSQL a move is BEGIN, the locked game with its
+    seats, the move and the game's update in one statement, and COMMIT (six elsewhere, with two more)."""
+    game, users = started_game(humans=2, bots=2)
+    action = first_legal(game, 0)
+    with django_assert_max_num_queries(4 if connection.vendor == "postgresql" else 6) as captured:
+        services.move_submit(game_id=game.pk, user=users[0], action=action, expected_seq=game.seq)
+    assert Move.objects.filter(game=game, seq=1).exists()
+    assert len(captured.captured_queries) >= 3
