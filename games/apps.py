@@ -1,6 +1,18 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
+
+
+def _json_loads_as_text(sender, connection, **kwargs) -> None:
+    """PostgreSQL `json` values reach Python as text, as Django has `jsonb` do: JSON fields decode them."""
+    if connection.vendor == "postgresql":
+        from psycopg.types.string import TextLoader
+
+        connection.connection.adapters.register_loader("json", TextLoader)
 
 
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        connection_created.connect(_json_loads_as_text, dispatch_uid="games.json_loads_as_text")

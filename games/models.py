@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .fields import JSONTextField
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
@@ -53,7 +55,7 @@ class Game(models.Model):
     # Chance: the seed stays secret until the game ends; its hash is public from the start.
     seed = models.BigIntegerField(null=True, blank=True)
     seed_commitment = models.CharField(max_length=64, blank=True)
-    state = models.JSONField(null=True, blank=True)  # rules.dump() of the current position
+    state = JSONTextField(null=True, blank=True)  # rules.dump() of the current position
     seq = models.PositiveIntegerField(default=0)  # number of accepted moves
     deadline = models.DateTimeField(null=True, blank=True)  # when the current decision times out (async)
     reminded_seq = models.PositiveIntegerField(null=True, blank=True)  # the seq whose reminder went out

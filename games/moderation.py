@@ -348,9 +348,8 @@ def search_games(*, status: str = "", scenario: str = "", player: str = "", stal
     if scenario:
         games = games.filter(scenario=scenario)
     if player:
-        games = games.filter(
-            Q(seats__user__username__icontains=player) | Q(seats__user__display_name__icontains=player)
-        )
+        seats = Seat.objects.filter(Q(user__username__icontains=player) | Q(user__display_name__icontains=player))
+        games = games.filter(pk__in=seats.values("game_id"))
     if stalled_days:
         # Waiting on the same decision for more than N days: no move since then.
         cutoff = clock.now() - timedelta(days=stalled_days)
@@ -359,4 +358,4 @@ def search_games(*, status: str = "", scenario: str = "", player: str = "", stal
             .annotate(recent=Count("moves", filter=Q(moves__created_at__gte=cutoff)))
             .filter(recent=0, started_at__lt=cutoff)
         )
-    return games.distinct().order_by("-pk")[:200]
+    return games.order_by("-pk")[:200]

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import connection, models
 from django.utils import timezone
 
+from .fields import JSONTextField, json_dumps
 from .models import Game, Move, Seat
 
 # The move path neither reads nor needs the game's timestamps (psycopg converts each in Python, a sixth of the
@@ -51,18 +52,14 @@ def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
     return None if value is None else orjson.loads(value)
 
 
-def _json_dumps(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
 def _prep(field: models.Field, value: Any) -> Any:
     """`field.get_db_prep_save`, with JSON encoded by orjson (it writes the state and the move's events)."""
     if isinstance(field, models.JSONField) and field.encoder is None and value is not None:
         if connection.vendor == "postgresql":
-            from psycopg.types.json import Jsonb
+            from psycopg.types.json import Json, Jsonb
 
-            return Jsonb(value, dumps=_json_dumps)
-        return _json_dumps(value)
+            return (Json if isinstance(field, JSONTextField) else Jsonb)(value, dumps=json_dumps)
+        return json_dumps(value)
     return field.get_db_prep_save(value, connection)
 
 

@@ -14,8 +14,7 @@ from .models import Game, Move, Seat
 def open_public_games() -> QuerySet[Game]:
     return (
         Game.objects.filter(status=Game.Status.WAITING, visibility=Game.Visibility.PUBLIC)
-        .filter(seats__user__isnull=True, seats__bot="")
-        .distinct()
+        .filter(pk__in=Seat.objects.filter(user__isnull=True, bot="").values("game_id"))
         .prefetch_related("seats__user")
     )
 
@@ -29,7 +28,7 @@ def seat_of(game: Game, user) -> Seat | None:
 def games_for_user(user) -> list[dict[str, Any]]:
     """Every game the user sits in; those waiting for them first, then active, waiting, finished."""
     rows = []
-    games = Game.objects.filter(seats__user=user).prefetch_related("seats__user").distinct()
+    games = Game.objects.filter(pk__in=Seat.objects.filter(user=user).values("game_id")).prefetch_related("seats__user")
     for game in games:
         seat = seat_of(game, user)
         waiting_on_me = False
