@@ -361,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--paced-seconds", type=float, default=30)
     parser.add_argument("--flat-seconds", type=float, default=20)
+    parser.add_argument(
+        "--runs", type=int, default=1, help="runs of each mode, each on fresh games (the machine is noisy: show spread)"
+    )
     parser.add_argument("--long-moves", type=int, default=1000, help="0 skips the per-move costs")
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/catan_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
@@ -383,11 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     django.setup()
     servers = start_servers(args.servers, env, args.server)
     try:
-        paced_games = make_games(args.games)
         pids = [server.pid for server in servers]
-        paced = asyncio.run(run_mode(paced_games, "paced", args.paced_seconds, args.servers, pids))
-        flat_games = make_games(args.games)
-        flat = asyncio.run(run_mode(flat_games, "flat", args.flat_seconds, args.servers, pids))
+        results = []
+        for mode, seconds in [("paced", args.paced_seconds)] * args.runs + [("flat", args.flat_seconds)] * args.runs:
+            results.append(asyncio.run(run_mode(make_games(args.games), mode, seconds, args.servers, pids)))
     finally:
         for server in servers:
             server.terminate()
@@ -405,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
         "| CPU ms/move: server · client · PostgreSQL · Redis |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in (paced, flat):
+    for r in results:
         cpu = " · ".join(f"{x:.2f}" for x in r["cpu_ms"])
         lines.append(
             f"| {r['mode']} | {r['games']} | {r['seconds']:.0f} | {r['accepted']} | {r['moves_per_s']:.0f} | "
