@@ -81,7 +81,34 @@ class BrowserTests(ChannelsLiveServerTestCase):
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.errors = errors
+        # What the page's sockets carried, for the report of a failed test (see `report`).
+        page.socket_log = []
+        page.on("websocket", lambda socket: self._log_socket(page.socket_log, socket))
+        page.on("framenavigated", lambda frame: page.socket_log.append(f"navigated {frame.url}"))
         return page
+
+    @staticmethod
+    def _log_socket(log: list[str], socket) -> None:
+        log.append(f"open {socket.url}")
+        socket.on("framesent", lambda payload: log.append(f"sent {str(payload)[:100]}"))
+        socket.on("framereceived", lambda payload: log.append(f"received {str(payload)[:100]}"))
+        socket.on("close", lambda _socket: log.append("closed"))
+
+    def report(self, page) -> str:
+        """The newest game as stored, the page's prompt and its socket traffic: why a browser test waited."""
+        import rules
+        from games.models import Game
+
+        lines = [f"prompt: {page.inner_text('#prompt') if page.locator('#prompt').count() else '(none)'}"]
+        game = Game.objects.order_by("-pk").first()
+        if game is not None:
+            seats = [(s.index, s.user_id, s.bot) for s in game.seats.all()]
+            lines.append(f"game {game.pk} {game.status} seq {game.seq} seats {seats}")
+            if game.state:
+                state = rules.load(game.state)
+                lines.append(f"phase {state.phase} to move {rules.to_move(state)}")
+            lines += [f"move {m.seq} seat {m.seat} {m.action}" for m in game.moves.order_by("seq")]
+        return "\n".join(lines + page.socket_log[-60:])
 
     def sign_up(self, page, username: str) -> None:
         # Unique addresses: allauth rate-limits confirmation mails per address in the (shared, real) cache.
@@ -130,6 +157,12 @@ class BrowserTests(ChannelsLiveServerTestCase):
 
     def test_new_user_plays_against_three_bots(self):
         page = self.new_page()
+        try:
+            self.play_against_three_bots(page)
+        except Exception as error:
+            raise AssertionError(f"{error}\n{self.report(page)}") from error
+
+    def play_against_three_bots(self, page) -> None:
         self.sign_up(page, "newcomer")
         page.click("#new-game")
         page.select_option("select[name=bots]", "3")
