@@ -7,7 +7,8 @@ A move is the hot path of live play, and profiling showed the ORM's per-query wo
 resolving converters, instantiating through descriptors) costing about four times the query itself: ~1.6 ms
 of CPU per move out of ~4.5. These functions send the same statements with the same field conversions
 (`Field.get_db_prep_save` on the way in, the compiler's converters on the way out), built once per model, so
-they work on PostgreSQL and SQLite alike and return ordinary model instances.
+they work on PostgreSQL and SQLite alike; the game comes back as an ordinary model instance, its seats as
+`SeatRow`s (what a move needs of them).
 """
 
 from __future__ import annotations
