@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextvars
 import logging
 
-from celery import current_app, shared_task
+from celery import shared_task
 from django.conf import settings
 
 import rules
@@ -78,11 +78,13 @@ def _fallback_move(game_id: int, seq: int, state: rules.State, seat: int) -> Non
             raise
 
 
-@shared_task(name="games.bot_play")
-def bot_play(game_id: int) -> int:
+@shared_task(name="games.bot_play", bind=True)
+def bot_play(self, game_id: int) -> int:
     """Bots move. Eagerly (no broker) they play until a human must act; with a worker, one move per task,
     each next one queued after the delay so live players can follow."""
-    eager = current_app.conf.task_always_eager
+    # This run's own request says whether it runs in-process; `current_app`'s settings are those of whichever
+    # app the thread resolves to (a web server thread once stopped the loop after one move, stalling the game).
+    eager = bool(self.request.is_eager)
     moves = 0
     token = _bot_loop.set(True)
     try:

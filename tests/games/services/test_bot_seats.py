@@ -122,3 +122,33 @@ def test_a_bot_whose_move_is_refused_plays_a_legal_one_instead_of_stalling(monke
     assert tasks.bot_move_once(game.pk) is True
     assert Move.objects.filter(game=game, seat=2).count() == 1
     assert Move.objects.filter(game=game).count() == before + 1
+
+
+@pytest.mark.django_db
+def test_bots_run_in_process_play_until_a_person_must_act_whatever_the_thread_s_app(monkeypatch):
+    """An in-process (eager) run judges eagerness by its own request: in a web server's thread `current_app` may
+    not be the site's app, and the loop used to stop after one move, leaving the game waiting forever."""
+    from catan_site.celery import app
+
+    game, (alice, bob) = started_game(humans=2, bots=1, bot_level="medium")
+    monkeypatch.setattr(tasks, "schedule_bots", lambda *args, **kwargs: None)
+    for user in (alice, bob):  # the two people place their first settlement and road
+        for _ in range(2):
+            state = state_of(game)
+            seat = rules.to_move(state)[0]
+            services.move_submit(game_id=game.pk, user=user, action=rules.legal_actions(state, seat)[0])
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    assert tasks.bot_play.apply(args=(game.pk,)).get() == 4  # both of its set-up settlements and roads
+    assert rules.to_move(state_of(game)) == [1]
+
+
+def test_every_thread_sees_the_site_s_celery_app():
+    import threading
+
+    from celery import current_app
+
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append((current_app.main, tasks.bot_play.app.main)))
+    thread.start()
+    thread.join()
+    assert seen == [("catan_site", "catan_site")]
