@@ -13,6 +13,7 @@ import argparse
 import gc
 import os
 
+import environ
 import uvicorn
 
 
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
         lifespan="off",  # Channels' router speaks HTTP and WebSocket only
         # No permessage-deflate: a frame is 1-4 KB, and compressing each one for each socket cost a tenth of the
         # server's CPU per move (docs/PERFORMANCE.md); the bytes saved are not worth it.
-        ws_per_message_deflate=os.environ.get("WS_DEFLATE", "false").lower() in ("1", "true", "yes", "on"),
+        ws_per_message_deflate=environ.Env().bool("WS_DEFLATE", default=False),
         access_log=not args.no_access_log,
         log_level=os.environ.get("LOG_LEVEL", "info").lower(),
     )

@@ -21,11 +21,12 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 import rules
+
+from .fields import json_dumps
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +59,7 @@ def update_frames(state: rules.State, seq: int, events: list[dict[str, Any]]) ->
     """Every seat's update frame and the spectators', encoded once."""
     seats: list[int | None] = [*range(state.players), None]
     return {
-        frame_key(seat): orjson.dumps(update_message(state, seat, seq, events), option=orjson.OPT_NON_STR_KEYS).decode()
-        for seat in seats
+        frame_key(seat): json_dumps(update_message(state, seat, seq, events)) for seat in seats
     }
 
 
