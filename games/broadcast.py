@@ -15,6 +15,7 @@ async consumer sends them itself (`flush`) without a hop through `async_to_sync`
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import threading
@@ -72,7 +73,13 @@ def _send_all(messages: list[Message]) -> None:
         held.extend(messages)
         return
     try:
-        async_to_sync(flush)(messages)
+        try:
+            async_to_sync(flush)(messages)
+        except asyncio.CancelledError:
+            # The request that stored this move was cancelled (its client went away, say a page reloading while
+            # its form was still posting) and asgiref cancels what that request awaits. The move is stored:
+            # its broadcast, and the bots' moves that follow in-process, must still happen.
+            async_to_sync(flush)(messages)
     except Exception:  # the layer being down must not undo a stored move
         logger.exception("channel layer send failed")
 

@@ -152,3 +152,30 @@ def test_every_thread_sees_the_site_s_celery_app():
     thread.start()
     thread.join()
     assert seen == [("catan_site", "catan_site")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_keep_playing_when_the_request_s_broadcast_is_cancelled(monkeypatch):
+    """A client leaving mid-request makes asgiref cancel what the request awaits: the broadcast of a stored move.
+    It is sent again, and the bots playing in-process after it go on until a person must act."""
+    import asyncio
+
+    from games import broadcast
+
+    sent, cancelled = [], []
+
+    async def flaky_flush(messages):
+        if not cancelled and any(event.get("seq") == 3 for _, event in messages):  # a bot's move
+            cancelled.append(True)
+            raise asyncio.CancelledError
+        sent.extend(messages)
+
+    monkeypatch.setattr(broadcast, "flush", flaky_flush)
+    game, (alice,) = started_game(humans=1, bots=3, bot_level="easy")
+    for _ in range(2):  # alice's set-up settlement and road; then the bots place theirs
+        state = state_of(game)
+        services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state, 0)[0])
+    assert cancelled
+    assert rules.to_move(state_of(game)) == [0]
+    assert Move.objects.filter(game=game).exclude(seat=0).count() == 12
+    assert {event["seq"] for _, event in sent if event["type"] == "game.frames"} == set(range(15))
