@@ -5,6 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run` serves the site as players see it (its own 404 and 500 pages, no debug page listing every URL);
+# `make run DEBUG=true` shows Django's debug pages. The key below is for a machine's own `make run` only.
+DEBUG ?= false
+SITE_ENV := DEBUG=$(DEBUG) SECRET_KEY="$${SECRET_KEY:-make-run-development-key-for-this-machine-only-never-in-production}" \
+	SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false SECURE_HSTS_SECONDS=0
 
 .PHONY: run test lint install migrate messages bench bench-bots clean
 
@@ -17,12 +22,13 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 migrate: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py ensure_demo
+	$(SITE_ENV) $(BIN)/python manage.py migrate --noinput
+	$(SITE_ENV) $(BIN)/python manage.py ensure_demo
+	$(SITE_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
 run: migrate
 	@echo "Catan on http://$(HOST):$(PORT)/  (log in as demo / demo; admin / admin for moderation)"
-	$(BIN)/python -m catan_site.serve --host $(HOST) --port $(PORT)
+	$(SITE_ENV) $(BIN)/python -m catan_site.serve --host $(HOST) --port $(PORT)
 
 test: install
 	$(BIN)/python -m pytest
@@ -35,6 +41,8 @@ lint: install
 messages: install
 	$(BIN)/python manage.py makemessages -l fr --add-location file --no-obsolete \
 		--ignore rules --ignore bench --ignore tests --ignore static --ignore staticfiles --ignore test-artifacts
+	$(BIN)/python manage.py makemessages -d djangojs -l fr --add-location file --no-obsolete \
+		--ignore staticfiles --ignore test-artifacts --ignore node_modules
 	$(BIN)/python manage.py compilemessages -l fr --ignore '.venv*'
 
 bench: install

@@ -13,7 +13,16 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ["display_name", "language", "time_zone", "notify", "quiet_start", "quiet_end"]
+        fields = [
+            "display_name",
+            "language",
+            "time_zone",
+            "notify",
+            "digest_hour",
+            "notify_chat",
+            "quiet_start",
+            "quiet_end",
+        ]
         widgets = {
             "quiet_start": forms.TimeInput(attrs={"type": "time"}),
             "quiet_end": forms.TimeInput(attrs={"type": "time"}),

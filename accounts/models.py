@@ -6,6 +6,7 @@ import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -31,6 +32,10 @@ class User(AbstractUser):
     notify = models.CharField(_("notifications"), max_length=8, choices=Notify.choices, default=Notify.EACH)
     quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)
     quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+    digest_hour = models.PositiveSmallIntegerField(
+        _("daily digest at (hour, your time)"), default=8, validators=[MinValueValidator(0), MaxValueValidator(23)]
+    )
+    notify_chat = models.BooleanField(_("email me chat messages in play-by-email games"), default=False)
     # Moderation: a suspended or banned user is inactive (cannot log in, join or move).
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
     banned = models.BooleanField(_("banned"), default=False)

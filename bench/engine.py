@@ -3,7 +3,7 @@
     bash bench/run_engine.sh --games 200                   # builds .venv-bench (catanatron), then runs
     .venv-bench/bin/python bench/engine.py --games 200     # the same, once .venv-bench exists
     .venv-bench/bin/python bench/engine.py --games 20 --engines catanatron --no-write
-    .venv-bench/bin/python bench/engine.py --games 50 --scenario all   # + every Seafarers map, ours only
+    .venv-bench/bin/python bench/engine.py --games 50 --scenario base  # the base game only
 
 Both engines play complete games with random bots: each decision is uniform over the legal actions (no
 domestic trade offers; catanatron's RandomPlayer picks uniformly among its playable actions). On the base
@@ -278,8 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--scenario",
         "--scenarios",
         dest="scenario",
-        default="base",
-        help="a scenario key, a comma-separated list, or 'all' (base and every map); default base. "
+        default="all",
+        help="a scenario key, a comma-separated list, or 'all' (base and every map, the default). "
         "catanatron plays base only",
     )
     parser.add_argument("--engines", default=",".join(ENGINES), help="comma-separated, from: ours,catanatron")
@@ -300,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games must be at least 1")
     if args.seed < 1:
         parser.error("--seed must be at least 1 (catanatron takes seed 0 as 'no seed')")
-    if "ours" not in engines and args.scenario != "base":
+    if "ours" not in engines and args.scenario not in ("base", "all"):
         parser.error("catanatron plays the base game only: add ours to --engines for other scenarios")
     scenarios = parse_scenarios(args.scenario) if "ours" in engines else ["base"]
     if "catanatron" in engines and "base" not in scenarios:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -25,6 +26,9 @@ def _first_message(detail: Any) -> str:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
         return Response({"error": exc.as_dict()}, status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        body = {"code": "too_large", "message": _("The request body is too large.")}
+        return Response({"error": body}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         return Response({"error": {"code": "not_found", "message": "Not found."}}, status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, PermissionDenied):

@@ -1,4 +1,4 @@
-"""HTTP and WebSocket entry point: ProtocolTypeRouter with allowed-origin checks and session auth."""
+"""HTTP and WebSocket entry point: ProtocolTypeRouter with a same-origin check and session auth."""
 
 from __future__ import annotations
 
@@ -11,13 +11,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (Django must be set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+from .sockets import NoSuchSocket, SameOriginWebSockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginWebSockets(
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, re_path(r"", NoSuchSocket.as_asgi())]))
+        ),
     }
 )

@@ -56,7 +56,9 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
 def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
     url = env.get("REDIS_URL")
     if url:
-        return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
+        # Short timeouts: a Redis that is down or stalled fails open at once (catan_site/cache.py).
+        options = {"socket_connect_timeout": 1, "socket_timeout": 2}
+        return {"default": {"BACKEND": "catan_site.cache.FailOpenRedisCache", "LOCATION": url, "OPTIONS": options}}
     return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "catan"}}
 
 

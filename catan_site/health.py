@@ -1,4 +1,8 @@
-"""/healthz: the database, the channel layer and the broker, each ok or failing, never crashing."""
+"""/healthz: the database, the channel layer and the broker, each ok or failing, never crashing.
+
+Anyone may ask whether the site is healthy; only staff and callers on the machine itself (the container's
+health check) are told the details, which name internal hosts, ports and errors.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
+
+from accounts.clients import is_local
 
 TIMEOUT_SECONDS = 2.0
 
@@ -60,10 +66,12 @@ def check_broker() -> dict[str, Any]:
         return {"ok": False, "detail": f"{type(error).__name__}: {error}"[:200]}
 
 
-def healthz(request) -> JsonResponse:
+def healthz(request: HttpRequest) -> JsonResponse:
     started = time.perf_counter()
     checks = {"database": check_database(), "channel_layer": check_channel_layer(), "broker": check_broker()}
     healthy = all(c["ok"] for c in checks.values())
+    if not (request.user.is_staff or is_local(request)):
+        checks = {name: {"ok": check["ok"]} for name, check in checks.items()}
     body = {
         "status": "ok" if healthy else "failing",
         "checks": checks,

@@ -1,6 +1,6 @@
 """The channel layer: channels_redis's Redis Pub/Sub layer, decoding each message once per process.
 
-A move is one group message holding every seat's frame (games/broadcast.py). The stock layer hands the raw
+A move is one group message holding every seat's frame (games/frames.py). The stock layer hands the raw
 bytes to each subscribed socket's queue and every socket decodes its own copy; here the first socket to read
 a message decodes it and the others of the process get the same (read-only) dict.
 """

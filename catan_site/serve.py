@@ -15,6 +15,9 @@ import os
 
 import environ
 import uvicorn
+from django.conf import settings
+
+WS_MAX_BYTES = 16 * 1024
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -35,9 +38,16 @@ def main(argv: list[str] | None = None) -> None:
         host=args.host,
         port=args.port,
         lifespan="off",  # Channels' router speaks HTTP and WebSocket only
+        # The client's address (every limit counts per address) comes from X-Forwarded-For only on connections
+        # from these proxies; from anyone else the header is ignored.
+        proxy_headers=True,
+        forwarded_allow_ips=settings.FORWARDED_ALLOW_IPS,
         # No permessage-deflate: a frame is 1-4 KB, and compressing each one for each socket cost a tenth of the
         # server's CPU per move (docs/PERFORMANCE.md); the bytes saved are not worth it.
         ws_per_message_deflate=environ.Env().bool("WS_DEFLATE", default=False),
+        # A client's largest legal frame (a move with a trade, a 500-character chat line) is under 2 KB and the game
+        # socket refuses frames over 8 KB with an error frame: uvicorn need not read 16 MiB before that check.
+        ws_max_size=WS_MAX_BYTES,
         access_log=not args.no_access_log,
         log_level=os.environ.get("LOG_LEVEL", "info").lower(),
     )

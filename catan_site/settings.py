@@ -6,6 +6,9 @@ import os
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from .env_config import cache_config, celery_config, channel_layers_config, database_config, email_backend
@@ -16,7 +19,17 @@ if (BASE_DIR / ".env").exists():
     environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-in-production-0123456789")
+# Development only, and public: without DEBUG the site refuses to start with no key of its own (sessions,
+# password-reset links and the log-in links in emails are signed with it). Django's prefix makes
+# `check --deploy` flag this key wherever it is passed on.
+DEVELOPMENT_KEY = "django-insecure-development-only-key-never-use-it-in-production-0123456789"
+SECRET_KEY = env("SECRET_KEY", default="") or (DEVELOPMENT_KEY if DEBUG else "")
+if not DEBUG and SECRET_KEY in ("", "change-me"):
+    raise ImproperlyConfigured(
+        ("SECRET_KEY is not set" if not SECRET_KEY else "SECRET_KEY is the placeholder of .env.example")
+        + ": with DEBUG off the site needs a secret key of its own. Set SECRET_KEY in the environment or .env "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(50))' makes one), or DEBUG=true for development."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
@@ -35,6 +48,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "allauth",
     "allauth.account",
     "accounts",
@@ -43,6 +57,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -96,23 +111,57 @@ CELERY_RESULT_BACKEND = _celery["result_backend"]
 CELERY_TASK_ALWAYS_EAGER = _celery["task_always_eager"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# The visibility timeout is how long a task taken by a worker that died stays invisible before another worker
+# gets it: it must exceed the longest task (a hard bot thinks at most 2 s; an email waits EMAIL_TIMEOUT), and
+# the bot sweep re-queues a lost bot turn long before it anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "visibility_timeout": 300}
+# One publish attempt per task: a broker outage must not hold a request (the sweeps re-queue what was lost).
+CELERY_TASK_PUBLISH_RETRY = False
+# Nothing reads a task's return value: none is stored in Redis.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
 BOT_LIVE_DELAY_SECONDS = env.float("BOT_LIVE_DELAY_SECONDS", default=0.8)
 # Seconds a hard bot may think per decision (the engine caps it at 2). Without a broker, bots play inside the
 # request that woke them, so they think briefly.
 BOT_HARD_SECONDS = env.float("BOT_HARD_SECONDS", default=0.3 if CELERY_TASK_ALWAYS_EAGER else 1.5)
+# A bot turn waiting this long with no move was lost (broker down at commit, worker killed): the sweep
+# re-queues it.
+BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=10.0)
+# Live games with a turn clock: once the player who owes a decision has closed their last socket, the table
+# waits this long for them to come back (not the rest of their turn), then the timeout policy plays.
+LIVE_DISCONNECT_GRACE_SECONDS = env.int("LIVE_DISCONNECT_GRACE_SECONDS", default=30)
 CELERY_BEAT_SCHEDULE = {
     "clocks": {"task": "games.clocks_tick", "schedule": 60.0},
+    "bots": {"task": "games.bots_sweep", "schedule": 15.0},
+    "suspensions": {"task": "games.lift_expired_suspensions", "schedule": 300.0},
     "outbox": {"task": "games.notifications_flush", "schedule": 60.0},
-    "digest": {"task": "games.notifications_digest", "schedule": 86400.0},
+    # Every hour on the hour: each digest reader gets theirs at the local hour they chose.
+    "digest": {"task": "games.notifications_digest", "schedule": crontab(minute=0)},
 }
 LOGIN_LINK_MAX_AGE = env.int("LOGIN_LINK_MAX_AGE", default=14 * 86400)  # seconds a link in an email stays valid
 VACATION_LIMIT_DAYS = env.int("VACATION_LIMIT_DAYS", default=14)  # per player and game
 MAX_GAMES_PER_USER = env.int("MAX_GAMES_PER_USER", default=50)  # waiting, active or paused games at once
 # Per user and minute, counted in the cache so that every server process shares the budget.
-RATE_LIMITS = {"moves": env.int("RATE_LIMIT_MOVES", default=240), "chat": env.int("RATE_LIMIT_CHAT", default=20)}
+RATE_LIMITS = {
+    "moves": env.int("RATE_LIMIT_MOVES", default=240),
+    "chat": env.int("RATE_LIMIT_CHAT", default=20),
+    "invites": env.int("RATE_LIMIT_INVITES", default=10),
+}
+# Per user and hour: reports filed, games created.
+RATE_LIMITS_HOURLY = {
+    "reports": env.int("RATE_LIMIT_REPORTS_PER_HOUR", default=10),
+    "games": env.int("RATE_LIMIT_GAMES_PER_HOUR", default=20),
+}
+# Per game creator and minute: hard-bot decisions (each thinks up to BOT_HARD_SECONDS). Past it, that player's
+# hard bots play as medium ones for the rest of the minute, so one player's games cannot take every bot worker.
+BUDGETS = {"hard_bot": env.int("HARD_BOT_DECISIONS_PER_USER_MINUTE", default=40)}
+# Bots play on a queue of their own, served by workers of their own (docker/compose.yml: `bots`, bounded
+# concurrency): however many bot turns are queued, emails and clocks never wait behind them.
+BOT_QUEUE = env("BOT_QUEUE", default="bots")
+CELERY_TASK_ROUTES = {"games.bot_play": {"queue": BOT_QUEUE}}
+# Waiting games (not started) one player may have created at once: one account cannot fill the lobby.
+MAX_WAITING_GAMES_PER_USER = env.int("MAX_WAITING_GAMES_PER_USER", default=3)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -133,7 +182,18 @@ ACCOUNT_EMAIL_VERIFICATION = env("ACCOUNT_EMAIL_VERIFICATION", default="mandator
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_GET = False
+# Failed log-ins, counted per client address and per account, on the web form, the admin and /api/token/.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Addresses of the proxies in front (comma-separated, "*" for any): only for connections from these does
+# uvicorn take the client's address and scheme from X-Forwarded-For / X-Forwarded-Proto.
+FORWARDED_ALLOW_IPS = env.list("FORWARDED_ALLOW_IPS", default=["127.0.0.1", "::1"])
+# Who the client is. uvicorn already replaces the peer's address by the forwarded one for connections from
+# FORWARDED_ALLOW_IPS (catan_site/serve.py), so both stay unset behind it; set one only when a server that
+# does not do this sits behind proxies (docs/DEPLOY.md, "Security").
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = env("ALLAUTH_TRUSTED_CLIENT_IP_HEADER", default=None)
+# Days an API token lives; a new password ends them all (accounts/tokens.py).
+API_TOKEN_LIFETIME_DAYS = env.int("API_TOKEN_LIFETIME_DAYS", default=30)
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https") else "http"
 
 EMAIL_BACKEND = email_backend(os.environ)
@@ -142,6 +202,10 @@ EMAIL_PORT = env.int("EMAIL_PORT", default=25)
 EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+# Seconds an SMTP conversation may take: a hung mail server must not hold a worker (or anything else) for long.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=15)
+# Reply by email: the domain whose mail reaches `manage.py mail_inbound` (empty: emails offer links only).
+INBOUND_EMAIL_DOMAIN = env("INBOUND_EMAIL_DOMAIN", default="")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Catan <noreply@catan.localhost>")
 
 LANGUAGE_CODE = "en"
@@ -166,13 +230,21 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # The token first: a refused request then answers 401 with `WWW-Authenticate: Token`.
+        "accounts.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "catan_site.api_errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"moves": "600/min", "chat": "30/min"},
+    "DEFAULT_PARSER_CLASSES": [
+        "catan_site.parsers.DepthLimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    "DEFAULT_THROTTLE_RATES": {"moves": "600/min", "chat": "30/min", "login": "10/min", "login_name": "10/min"},
+    # DRF's anonymous throttles read the same address as allauth (without it they took X-Forwarded-For whole).
+    "NUM_PROXIES": ALLAUTH_TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Catan API",
@@ -194,6 +266,22 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_PROXY", default=False) else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Scripts, styles and sockets from the site itself only: no inline script or handler (static/js/page.js does
+# what templates need), nothing from elsewhere, no framing. Data islands (<script type="application/json">)
+# are not scripts and are fine.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -5,7 +5,7 @@ from django.db.backends.signals import connection_created
 def _json_loads_as_text(sender, connection, **kwargs) -> None:
     """PostgreSQL `json` values reach Python as text, as Django has `jsonb` do: JSON fields decode them."""
     if connection.vendor == "postgresql":
-        from psycopg.types.string import TextLoader
+        from psycopg.types.string import TextLoader  # psycopg is loaded only on PostgreSQL
 
         connection.connection.adapters.register_loader("json", TextLoader)
 

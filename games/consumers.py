@@ -12,18 +12,36 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from . import broadcast, selectors, services
-from .broadcast import everyone_group, frame_key
+from . import access, outbox, presence, selectors, services
 from .errors import GameError
+from .frames import everyone_group, frame_key, user_group
 from .models import Game
-from .moderation import user_group
 
 
-def _submit_collecting(**kwargs: Any) -> tuple[services.MoveResult, list[broadcast.Message]]:
-    """`services.move_submit`, holding its broadcast for the consumer to send from the event loop."""
-    with broadcast.collecting() as messages:
+def _submit_collecting(**kwargs: Any) -> tuple[services.MoveResult, list[outbox.Message]]:
+    """`services.move_submit`, holding its messages for the consumer to send from the event loop."""
+    with outbox.collecting() as messages:
         result = services.move_submit(**kwargs)
     return result, messages
+
+
+def _chat_collecting(**kwargs: Any) -> list[outbox.Message]:
+    with outbox.collecting() as messages:
+        services.chat_post(**kwargs)
+    return messages
+
+
+def _depth_ok(value: Any, limit: int) -> bool:
+    """Whether `value` nests at most `limit` containers deep (a client's frame is a small, flat object)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return True
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -37,6 +55,13 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        try:
+            return json.loads(text_data)
+        except (ValueError, RecursionError):
+            return None  # answered as an unknown message, never a dropped socket
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or content.get("type") != "ping":
             await self.send_json({"type": "error", "code": "unknown_type", "message": "Send {'type': 'ping'}."})
@@ -48,14 +73,18 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
-    """One socket per game page. A seat receives only its own view; spectators the public one.
+    """One socket per game page. It forwards the frames of the seat its user holds at each message (a seat
+    change publishes a seat event: the socket then sends the new seat's state, or the spectators', or closes
+    when its user may no longer see the game); spectators get the public frames.
 
     Client frames: {"type": "move", "action": {...}, "seq": n, "key": "..."} · {"type": "sync"} ·
-    {"type": "chat", "text": "..."} · {"type": "ping"}. Server frames: "state" (full view), "update"
-    (after each move, with seq), "ack", "chat", "lobby", "error" {code, message}.
+    {"type": "chat", "text": "..."} · {"type": "report", "message_id": id, "reason": "..."} · {"type": "ping"}.
+    Server frames: "state" (full view), "update" (after each move, with seq), "ack", "chat", "chat_hidden"
+    {id, hidden, text}, "reported", "lobby", "pong", "error" {code, message}.
     """
 
     MAX_FRAME_BYTES = 8192
+    MAX_DEPTH = 8
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its `aclose_old_connections()` before every message: that is a hop to the
@@ -69,11 +98,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        allowed, self.seat = await self._access()
-        if not allowed:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.invite = query.get("invite", [""])[0]
+        self.seat = await self._resolve_seat()
+        if self.seat is False:
             await self.close(code=4404)
             return
-        self.frame = frame_key(self.seat)
+        self.muted = await database_sync_to_async(services.chat.muted_ids)(self.user)
         self.groups_joined = [everyone_group(self.game_id)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(user_group(self.user.pk))
@@ -81,23 +112,34 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.send_json(await self._state_frame())
+        self.present = self.seat is not None
+        if self.present:
+            await database_sync_to_async(presence.joined)(self.game_id, self.user.pk)
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "present", False) and not await database_sync_to_async(presence.left)(
+            self.game_id, self.user.pk
+        ):
+            # Their last socket on this game: a live turn clock waits only a grace period for them now.
+            await database_sync_to_async(services.player_left)(game_id=self.game_id, user_id=self.user.pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode("utf-8")) > self.MAX_FRAME_BYTES:
+        if len(raw) > self.MAX_FRAME_BYTES or len(raw.encode("utf-8", "surrogatepass")) > self.MAX_FRAME_BYTES:
             await self._error("frame_too_large", _("Message too large."))
             return
         try:
             content = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             await self._error("malformed", _("Messages are JSON objects."))
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self._error("malformed", _("Messages are JSON objects with a 'type'."))
+            return
+        if not _depth_ok(content, self.MAX_DEPTH):
+            await self._error("malformed", _("Messages are small JSON objects."))
             return
         await self.receive_json(content)
 
@@ -113,27 +155,47 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._move(content)
         elif kind == "chat":
             await self._chat(content)
+        elif kind == "report":
+            await self._report(content)
         else:
             await self._error("unknown_type", _("Unknown message type."))
 
     async def game_message(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["payload"])
+        payload = event["payload"]
+        if payload.get("type") == "chat" and payload.get("user_id") in self.muted:
+            return
+        await self.send_json(payload)
 
     async def game_frames(self, event: dict[str, Any]) -> None:
-        """A move: forward this socket's own frame, already encoded, and nobody else's."""
-        frame = event["frames"].get(self.frame)
+        """A move: forward the frame of the seat this socket's user held at that move, already encoded, and
+        nobody else's (the spectators' when they held none)."""
+        seat = access.seat_index_in(event.get("seats", {}), self.user)
+        frame = event["frames"].get(frame_key(seat))
         if frame is not None:
             await self.send(text_data=frame)
+
+    async def game_seats(self, event: dict[str, Any]) -> None:
+        """Someone took, left or lost a seat: follow this user's seat now, or close if they may no longer see."""
+        seat = access.seat_index_in(event.get("seats", {}), self.user)
+        if seat == self.seat:
+            return
+        self.seat = await self._resolve_seat()
+        if self.seat is False:
+            await self._error("not_found", _("You can no longer see this game."))
+            await self.close(code=4404)
+            return
+        await self.send_json(await self._state_frame())
 
     async def user_restricted(self, event: dict[str, Any]) -> None:
         """A moderator suspended or banned this user: say so, and hang up."""
         await self.send_json({"type": "error", "code": "account_restricted", "message": str(_("Account suspended."))})
         await self.close(code=4403)
 
+    async def user_mutes(self, event: dict[str, Any]) -> None:
+        """This user muted or unmuted someone: filter live chat by the new list."""
+        self.muted = await database_sync_to_async(services.chat.muted_ids)(self.user)
+
     async def _move(self, content: dict[str, Any]) -> None:
-        if self.seat is None:
-            await self._error("not_a_player", _("You have no seat in this game."))
-            return
         try:
             result, messages = await database_sync_to_async(_submit_collecting, thread_sensitive=False)(
                 game_id=self.game_id,
@@ -142,7 +204,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 expected_seq=content.get("seq"),
                 idempotency_key=content.get("key"),
             )
-            await broadcast.flush(messages)
+            await outbox.flush(messages)
         except GameError as error:
             await self.send_json({"type": "error", **error.as_dict()})
             if error.code == "stale":
@@ -154,27 +216,38 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def _chat(self, content: dict[str, Any]) -> None:
         try:
-            await database_sync_to_async(services.chat_post)(
+            messages = await database_sync_to_async(_chat_collecting)(
                 game_id=self.game_id, user=self.user, text=content.get("text")
+            )
+            await outbox.flush(messages)
+        except GameError as error:
+            await self.send_json({"type": "error", **error.as_dict()})
+
+    async def _report(self, content: dict[str, Any]) -> None:
+        """A player reports a chat message: {"type": "report", "message_id": id, "reason": text}."""
+        message_id = content.get("message_id")
+        try:
+            if type(message_id) is not int:
+                raise GameError("no_message", _("No such message in this game."), status=404)
+            await database_sync_to_async(services.report_create)(
+                reporter=self.user, game_id=self.game_id, reason=content.get("reason"), message_id=message_id
             )
         except GameError as error:
             await self.send_json({"type": "error", **error.as_dict()})
+            return
+        await self.send_json({"type": "reported", "message_id": message_id})
 
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": str(message)})
 
     @database_sync_to_async
-    def _access(self) -> tuple[bool, int | None]:
-        """(may see the game, the user's seat or None for a spectator)."""
-        game = Game.objects.prefetch_related("seats").filter(pk=self.game_id).first()
-        if game is None:
-            return False, None
-        seat = selectors.seat_of(game, self.user)
-        if game.visibility == Game.Visibility.PRIVATE and seat is None:
-            query = parse_qs(self.scope.get("query_string", b"").decode())
-            if query.get("invite", [""])[0] != game.invite_token:
-                return False, None
-        return True, (seat.index if seat is not None else None)
+    def _resolve_seat(self) -> int | None | bool:
+        """The user's seat index now, None for a spectator, False when they may not see the game."""
+        try:
+            _game, seat = access.game_for_viewer(game_id=self.game_id, user=self.user, invite=self.invite)
+        except GameError:
+            return False
+        return seat.index if seat is not None else None
 
     @database_sync_to_async
     def _seq(self) -> int | None:

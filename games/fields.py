@@ -33,7 +33,7 @@ class JSONTextField(models.JSONField):
     def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
         adapted = super().get_db_prep_value(value, connection, prepared)
         if connection.vendor == "postgresql" and self.encoder is None:
-            from psycopg.types.json import Json, Jsonb
+            from psycopg.types.json import Json, Jsonb  # psycopg is loaded only on PostgreSQL
 
             if isinstance(adapted, Jsonb):
                 return Json(adapted.obj, dumps=json_dumps)

@@ -50,6 +50,14 @@ class GameCreateForm(forms.Form):
     move_hours = forms.IntegerField(
         label=_("Hours per move (play by email)"), min_value=1, max_value=336, initial=24, required=False
     )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Time per turn (live)"),
+        choices=[("", _("No turn clock")), ("60", _("1 minute")), ("120", _("2 minutes")), ("180", _("3 minutes")),
+                 ("300", _("5 minutes"))],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
     timeout_policy = forms.ChoiceField(
         label=_("When time runs out"), choices=TimeoutPolicy.choices, initial=TimeoutPolicy.BOT
     )
@@ -82,11 +90,19 @@ class GameCreateForm(forms.Form):
             "visibility": data["visibility"],
             "clock": data["clock"],
             "move_seconds": (data.get("move_hours") or 24) * 3600 if asynchronous else None,
+            "turn_seconds": None if asynchronous else data.get("turn_seconds"),
             "timeout_policy": data["timeout_policy"],
         }
 
 
-RESOURCE_CHOICES = [("", "—")] + [(r, _(r)) for r in ("lumber", "brick", "wool", "grain", "ore")]
+RESOURCE_CHOICES = [
+    ("", "—"),
+    ("lumber", _("Lumber")),
+    ("brick", _("Brick")),
+    ("wool", _("Wool")),
+    ("grain", _("Grain")),
+    ("ore", _("Ore")),
+]
 
 
 class StandingOrdersForm(forms.Form):

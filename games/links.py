@@ -1,18 +1,23 @@
-"""Signed links in emails: open a game logged in (expires, and works once per login), and unsubscribe."""
+"""Signed links in emails: open a game logged in, and unsubscribe.
+
+A log-in link opens one game for one user until it expires (LOGIN_LINK_MAX_AGE) or the user's password changes;
+another log-in does not spend it (a player reading an old email on another device still lands on the game)."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core import signing
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 
 LOGIN_SALT = "games.login-link"
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 
 
 def _login_marker(user) -> str:
-    # The link stops working once used: logging in changes last_login, which the signature covers.
-    return user.last_login.isoformat() if user.last_login else "never"
+    # A password change or reset ends every link sent before it: the signature covers a digest of the hash.
+    return salted_hmac(LOGIN_SALT, user.password).hexdigest()[:16]
 
 
 def login_token(user, game_id: int) -> str:
@@ -24,11 +29,9 @@ def login_url(user, game_id: int) -> str:
 
 
 def read_login_token(token: str):
-    """(user, game_id) for a valid, unexpired, unused token; raises signing.BadSignature otherwise."""
-    from accounts.models import User
-
+    """(user, game_id) for a valid, unexpired token; raises signing.BadSignature otherwise."""
     data = signing.TimestampSigner(salt=LOGIN_SALT).unsign_object(token, max_age=settings.LOGIN_LINK_MAX_AGE)
-    user = User.objects.filter(pk=data["u"], is_active=True).first()
+    user = get_user_model().objects.filter(pk=data["u"], is_active=True).first()
     if user is None or data["m"] != _login_marker(user):
         raise signing.BadSignature("used or stale link")
     return user, data["g"]
@@ -41,3 +44,16 @@ def unsubscribe_url(user) -> str:
 
 def read_unsubscribe_token(token: str) -> int:
     return int(signing.Signer(salt=UNSUBSCRIBE_SALT).unsign(token))
+
+
+
+def action_url(code: str, verb: str) -> str:
+    return settings.SITE_URL.rstrip("/") + reverse("email-action", args=[code, verb])
+
+
+def reply_address(code: str) -> str | None:
+    """The address a reply to this email goes to, when the site takes mail in (INBOUND_EMAIL_DOMAIN). The code
+    (96 random bits, lower-case hex: mail systems may fold the case of an address) names one notification."""
+    if not settings.INBOUND_EMAIL_DOMAIN:
+        return None
+    return f"play+{code}@{settings.INBOUND_EMAIL_DOMAIN}"

@@ -6,9 +6,19 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .fields import JSONTextField
+
+
+def new_bot_secret() -> str:
+    """128 random bits for the game's bots: their choices never derive from the secret dice seed."""
+    return secrets.token_hex(16)
+
+
+def new_action_code() -> str:
+    return secrets.token_hex(12)
 
 
 def new_invite_token() -> str:
@@ -45,6 +55,8 @@ class Game(models.Model):
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC)
     clock = models.CharField(max_length=8, choices=Clock.choices, default=Clock.LIVE)
     move_seconds = models.PositiveIntegerField(_("time per move (seconds)"), null=True, blank=True)
+    # Live games: seconds a person has for their turn (None: no turn clock).
+    turn_seconds = models.PositiveIntegerField(_("time per turn (seconds)"), null=True, blank=True)
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="games_created"
@@ -61,13 +73,20 @@ class Game(models.Model):
     reminded_seq = models.PositiveIntegerField(null=True, blank=True)  # the seq whose reminder went out
     timeout_policy = models.CharField(max_length=8, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    bot_secret = models.CharField(max_length=32, default=new_bot_secret, editable=False)
+    # Since when a bot has had to act (None: no bot must act). The bot sweep re-queues turns waiting too long.
+    bot_turn_since = models.DateTimeField(null=True, blank=True, db_index=True)
+    # A moderator's pause freezes the clock: the seconds that were left, given back on resume.
+    paused_remaining = models.FloatField(null=True, blank=True)
+    # What players read while the game is paused (the moderator's stated reason).
+    pause_note = models.CharField(max_length=500, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         permissions = [("moderate", "Can moderate games, chat and people")]
 
     def __str__(self) -> str:
-        return self.name or f"Game {self.pk}"
+        return self.name or gettext("Game %(n)s") % {"n": self.pk}
 
 
 class Seat(models.Model):
@@ -88,8 +107,18 @@ class Seat(models.Model):
     # Play by email: vacation pauses the seat's clock, up to a limit per game.
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_used_seconds = models.PositiveIntegerField(default=0)
+    # Play by email, a time bank per seat (as Board Game Arena's turn-based clocks): each time the seat is asked
+    # to decide, the game's time per move is added, up to BANK_CAP_MOVES of them; the time it takes is spent.
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True)
+    due_since = models.DateTimeField(null=True, blank=True)  # since when this seat has owed a decision
+    deadline = models.DateTimeField(null=True, blank=True)  # when its decision times out
     # Standing orders the server applies at once when the decision comes (see games.standing_orders).
     standing_orders = models.JSONField(default=dict, blank=True)
+    # The person a moderator's replacement or a suspension took this seat from: the bot keeps it for them and
+    # it is offered back (never taken from whoever holds it then).
+    held_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="held_seats"
+    )
 
     class Meta:
         ordering = ["index"]
@@ -122,6 +151,8 @@ class Move(models.Model):
     events = models.JSONField(default=list)  # what happened, chance outcomes included (dice, stolen card)
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    # Who made the move: the seat's person, or the server for the seat (bot, standing order, timeout, moderator).
+    cause = models.CharField(max_length=16, default="player")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -165,6 +196,8 @@ class Notification(models.Model):
         REMINDER = "reminder", _("Reminder: your time is running out")
         TIMEOUT = "timeout", _("Your time ran out")
         GAME_OVER = "game_over", _("The game is over")
+        STARTED = "started", _("The game has started")
+        CHAT = "chat", _("New chat messages")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
     seq = models.PositiveIntegerField()
@@ -176,6 +209,12 @@ class Notification(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.CharField(max_length=300, blank=True)
+    # A sender claims a row (commits the claim, then talks to SMTP without holding any lock) until this moment.
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    # Not sent because the decision it announced was made, or a newer mail for the same game superseded it.
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    # Names this email's decision in its links and reply address (see services/email_actions.py).
+    action_code = models.CharField(max_length=24, unique=True, default=new_action_code)
 
     class Meta:
         ordering = ["created_at"]
@@ -235,6 +274,13 @@ class Report(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports_handled"
     )
     handled_at = models.DateTimeField(null=True, blank=True)
+    # Evidence saved at report time: the message as written, the chat around it, the move number.
+    message_text = models.CharField(max_length=500, blank=True)
+    context = models.JSONField(default=list, blank=True)
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    # What the reporter is told (hide, warn, suspend, dismiss), and when they saw it on the site.
+    outcome = models.CharField(max_length=10, blank=True)
+    reporter_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at"]
@@ -260,3 +306,31 @@ class SeatOffer(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_offers")
     created_at = models.DateTimeField(auto_now_add=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seat_offers_made"
+    )
+    expires_at = models.DateTimeField(null=True, blank=True)
+
+
+class Sanction(models.Model):
+    """A user's moderation record: warnings, suspensions, bans and restores, with the moderator's private note.
+    The user sees each one (reason, end, how to appeal) on the site and by email."""
+
+    class Kind(models.TextChoices):
+        WARNING = "warning", _("Warning")
+        SUSPENSION = "suspension", _("Suspension")
+        BAN = "ban", _("Ban")
+        RESTORE = "restore", _("Restored")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    reason = models.CharField(max_length=500)
+    note = models.CharField(max_length=1000, blank=True)  # for moderators only
+    ends_at = models.DateTimeField(null=True, blank=True)
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions_given")
+    report = models.ForeignKey(Report, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]

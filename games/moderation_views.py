@@ -1,19 +1,47 @@
-"""The moderation pages: the report queue, games, people and the audit log (403 for anyone else)."""
+"""The moderation pages: the report queue, games, people and the audit log (403 for anyone else), and each
+person's own record of warnings and sanctions."""
 
 from __future__ import annotations
 
 from functools import wraps
+from itertools import groupby
+from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from catan_site.params import whole_number
+from rules.constants import DEVELOPMENT_CARDS, RESOURCES
+from rules.svg import board_svg
 
-from . import moderation
+from . import selectors
 from .errors import GameError
-from .models import AuditEntry, Game, Report
+from .forms import RESOURCE_CHOICES
+from .models import AuditEntry, ChatMessage, Game, Report, Sanction, SeatOffer
+from .services import moderation
+
+REPORTS_PER_PAGE = 20
+AUDIT_PER_PAGE = 50
+# A moderator's look at a game's hidden information is audited once per visit: again after this long.
+VISIT_SECONDS = 3600
+REASON_TEMPLATES = [
+    gettext_lazy("Insults or harassment in chat"),
+    gettext_lazy("Spam or advertising"),
+    gettext_lazy("Cheating or collusion"),
+    gettext_lazy("Abandoning games"),
+    gettext_lazy("Reviewed: no rule broken"),
+]
 
 
 def moderator_only(view):
@@ -21,117 +49,342 @@ def moderator_only(view):
     def wrapped(request, *args, **kwargs):
         if not (request.user.is_authenticated and request.user.is_moderator):
             raise PermissionDenied
-        return view(request, *args, **kwargs)
+        with timezone.override(request.user.time_zone or "UTC"):
+            return view(request, *args, **kwargs)
 
     return wrapped
 
 
-def _do(request, action) -> None:
+def _do(request, action) -> Any:
     try:
-        action()
+        result = action()
         messages.success(request, _("Done, and recorded in the audit log."))
+        return result
     except GameError as error:
         messages.error(request, error.message)
+        return None
+
+
+def _page(request, items, per_page: int):
+    return Paginator(items, per_page).get_page(whole_number(request.GET.get("page"), 1))
+
+
+SEEN_KEY = "mod-reports-seen"
+
+
+def _common(request, *, seen: bool = False) -> dict[str, Any]:
+    """What every moderation page shows: the open reports' badge, how many came since this moderator last
+    opened the queue (`seen`: this page is the queue, so from now on they are seen), the reason templates."""
+    open_reports = Report.objects.filter(status=Report.Status.OPEN)
+    since = request.session.get(SEEN_KEY)
+    new = open_reports.filter(pk__gt=since).count() if since is not None else open_reports.count()
+    if seen:
+        request.session[SEEN_KEY] = Report.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    return {"reason_templates": REASON_TEMPLATES, "open_count": open_reports.count(), "new_count": new}
 
 
 @moderator_only
 def queue(request):
     if request.method == "POST":
-        _do(
-            request,
-            lambda: moderation.report_handle(
-                moderator=request.user,
-                report_id=int(request.POST.get("report", 0)),
-                action=request.POST.get("action", ""),
-                reason=request.POST.get("reason", ""),
-            ),
+        ids = [n for n in (whole_number(v) for v in request.POST.getlist("report")) if n is not None]
+        action, reason = request.POST.get("action", ""), request.POST.get("reason", "")
+        days = whole_number(request.POST.get("days") or "7", 0)
+        note = request.POST.get("note", "")
+        me = request.user
+        if len(ids) == 1:
+            _do(
+                request,
+                lambda: moderation.report_handle(
+                    moderator=me, report_id=ids[0], action=action, reason=reason, days=days, note=note
+                ),
+            )
+        else:
+            _do(
+                request,
+                lambda: moderation.reports_handle_many(
+                    moderator=me, report_ids=ids, action=action, reason=reason, days=days, note=note
+                ),
+            )
+        return redirect(request.get_full_path())
+    q = request.GET
+    reports = Report.objects.filter(status=Report.Status.OPEN).select_related(
+        "reported_user", "reporter", "message", "game"
+    )
+    if q.get("player"):
+        name = q["player"].replace("\x00", "")
+        reports = reports.filter(
+            Q(reported_user__username__icontains=name) | Q(reported_user__display_name__icontains=name)
         )
-        return redirect("moderation")
-    reports = Report.objects.filter(status=Report.Status.OPEN).select_related("reported_user", "message", "game")
-    return render(request, "moderation/queue.html", {"reports": reports})
+    if q.get("kind") == "message":
+        reports = reports.filter(message__isnull=False)
+    elif q.get("kind") == "player":
+        reports = reports.filter(message__isnull=True)
+    game_id = whole_number(q.get("game"))
+    if game_id:
+        reports = reports.filter(game_id=game_id)
+    # Reports on one person are grouped; the person with the oldest open report comes first.
+    ordered = sorted(reports, key=lambda r: (r.reported_user_id, r.created_at))
+    groups = []
+    for _user_id, items in groupby(ordered, key=lambda r: r.reported_user_id):
+        items = list(items)
+        person = items[0].reported_user
+        groups.append({"person": person, "reports": items, "since": items[0].created_at})
+    groups.sort(key=lambda g: g["since"])
+    page = _page(request, groups, REPORTS_PER_PAGE)
+    people = [g["person"].pk for g in page]
+    history: dict[int, list[Sanction]] = {}
+    for sanction in Sanction.objects.filter(user_id__in=people).select_related("moderator"):
+        history.setdefault(sanction.user_id, []).append(sanction)
+    for group in page:
+        group["sanctions"] = history.get(group["person"].pk, [])
+    context = {**_common(request, seen=True), "page": page, "q": q}
+    return render(request, "moderation/queue.html", context)
 
 
 @moderator_only
 def games(request):
     q = request.GET
     stalled = q.get("stalled_days")
-    found = moderation.search_games(
+    found = selectors.search_games(
         status=q.get("status", ""),
         scenario=q.get("scenario", ""),
-        player=q.get("player", ""),
-        stalled_days=int(stalled) if stalled and stalled.isdigit() else None,
+        player=q.get("player", "").replace("\x00", ""),  # PostgreSQL refuses NUL in text
+        stalled_days=whole_number(stalled, maximum=36500),
     )
-    return render(request, "moderation/games.html", {"games": found, "q": q, "statuses": Game.Status.choices})
+    context = {**_common(request), "games": found, "q": q, "statuses": Game.Status.choices}
+    return render(request, "moderation/games.html", context)
+
+
+def _game_action(request, game_id: int) -> None:
+    post = request.POST
+    action, reason = post.get("action"), post.get("reason", "")
+    me = request.user
+    statuses = {"cancel": Game.Status.CANCELLED, "pause": Game.Status.PAUSED, "resume": Game.Status.ACTIVE}
+    if action in statuses:
+        _do(
+            request,
+            lambda: moderation.game_set_status(moderator=me, game_id=game_id, status=statuses[action], reason=reason),
+        )
+    elif action == "extend":
+        hours = whole_number(post.get("hours") or "24", 0)  # nonsense: 0, which is refused
+        _do(request, lambda: moderation.game_extend_deadline(moderator=me, game_id=game_id, hours=hours, reason=reason))
+    elif action == "replace_seat":
+        _do(
+            request,
+            lambda: moderation.seat_replace_with_bot(
+                moderator=me, game_id=game_id, user_id=whole_number(post.get("player")), reason=reason
+            ),
+        )
+    elif action == "offer_seat":
+        user = User.objects.filter(username=post.get("username", "").strip()).first()
+        if user is None:
+            messages.error(request, _("No user with that name."))
+            return
+        _do(
+            request,
+            lambda: moderation.seat_offer(
+                moderator=me, game_id=game_id, seat_index=whole_number(post.get("seat")), user=user, reason=reason
+            ),
+        )
+    elif action == "offer_back":
+        _do(
+            request,
+            lambda: moderation.seat_offer_back(
+                moderator=me, game_id=game_id, seat_index=whole_number(post.get("seat")), reason=reason
+            ),
+        )
+    elif action in ("hide", "show"):
+        _do(
+            request,
+            lambda: moderation.chat_set_hidden(
+                moderator=me, message_id=whole_number(post.get("message")), hidden=action == "hide", reason=reason
+            ),
+        )
+
+
+def _audit_visit(request, game_id: int) -> bool:
+    """True the first time in a visit (per session, per game, per hour) this moderator looks."""
+    key = f"mod-visit-{game_id}"
+    now = timezone.now().timestamp()
+    if now - request.session.get(key, 0) < VISIT_SECONDS:
+        return False
+    request.session[key] = now
+    return True
+
+
+CARD_NAMES = {
+    "knight": gettext_lazy("Knight"),
+    "road_building": gettext_lazy("Road Building"),
+    "year_of_plenty": gettext_lazy("Year of Plenty"),
+    "monopoly": gettext_lazy("Monopoly"),
+    "victory_point": gettext_lazy("Victory Point"),
+}
+
+
+def _replay_context(item: Game, position: dict[str, Any]) -> dict[str, Any]:
+    """The chosen position as a moderator reads it: the board, each seat by name with its hand and development
+    cards, and the moves with who made them, the dice and the time."""
+    names = {s.index: (s.user.label if s.user else f"🤖 {s.get_bot_display()}") for s in item.seats.all()}
+    view = position["view"]
+    resources = dict(RESOURCE_CHOICES)
+    seats = [
+        {
+            "name": names.get(i, str(i + 1)),
+            "hand": [(resources[name], n) for name, n in zip(RESOURCES, hand, strict=True)],
+            "development": [
+                (CARD_NAMES[card], n)
+                for card, n in zip(DEVELOPMENT_CARDS, position["development"][i], strict=True)
+                if n
+            ],
+        }
+        for i, hand in enumerate(position["hands"])
+    ]
+    log = [
+        {**m, "name": names.get(m["seat"], m["seat"]), "kind": m["action"].get("type", "")} for m in position["moves"]
+    ]
+    return {
+        "board": mark_safe(board_svg(view["board"], view.get("pieces"))),  # noqa: S308 (our own SVG, no user text)
+        "replay_seats": seats,
+        "replay_log": log,
+    }
 
 
 @moderator_only
 def game(request, game_id: int):
-    item = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
+    item = get_object_or_404(Game.objects.prefetch_related("seats__user", "seats__held_for"), pk=game_id)
     if request.method == "POST":
-        action, reason = request.POST.get("action"), request.POST.get("reason", "")
-        statuses = {"cancel": Game.Status.CANCELLED, "pause": Game.Status.PAUSED, "resume": Game.Status.ACTIVE}
-        if action in statuses:
-            _do(
-                request,
-                lambda: moderation.game_set_status(
-                    moderator=request.user, game_id=game_id, status=statuses[action], reason=reason
-                ),
-            )
-        elif action == "extend":
-            _do(
-                request,
-                lambda: moderation.game_extend_deadline(
-                    moderator=request.user, game_id=game_id, hours=int(request.POST.get("hours") or 24), reason=reason
-                ),
-            )
-        elif action == "replace_seat":
-            _do(
-                request,
-                lambda: moderation.seat_replace_with_bot(
-                    moderator=request.user,
-                    game_id=game_id,
-                    seat_index=int(request.POST.get("seat") or 0),
-                    reason=reason,
-                ),
-            )
+        _game_action(request, game_id)
         return redirect("moderation-game", game_id=game_id)
-    position = None
+    context: dict[str, Any] = {"game": item, **_common(request)}
     if item.seed is not None:
-        seq = request.GET.get("seq")
         try:
             position = moderation.position(
-                moderator=request.user, game_id=game_id, seq=int(seq) if seq and seq.isdigit() else None
+                moderator=request.user,
+                game_id=game_id,
+                seq=whole_number(request.GET.get("seq")),
+                audited=_audit_visit(request, game_id),
             )
+            context.update(position=position, **_replay_context(item, position))
         except GameError as error:
             messages.error(request, error.message)
-    return render(request, "moderation/game.html", {"game": item, "position": position})
+    context["chat"] = ChatMessage.objects.filter(game=item).select_related("user").order_by("pk")
+    context["offers"] = SeatOffer.objects.filter(seat__game=item).select_related("user", "seat")
+    return render(request, "moderation/game.html", context)
 
 
 @moderator_only
 def person(request, user_id: int):
     target = get_object_or_404(User, pk=user_id)
     if request.method == "POST":
-        action, reason = request.POST.get("action"), request.POST.get("reason", "")
+        post = request.POST
+        action, reason, note = post.get("action"), post.get("reason", ""), post.get("note", "")
+        me = request.user
         if action == "suspend":
-            days = int(request.POST.get("days") or 7)
+            days = whole_number(post.get("days") or "7", 0)  # never None: that bans
             _do(
-                request, lambda: moderation.user_restrict(moderator=request.user, user=target, reason=reason, days=days)
+                request,
+                lambda: moderation.user_restrict(moderator=me, user=target, reason=reason, days=days, note=note),
             )
         elif action == "ban":
-            _do(request, lambda: moderation.user_restrict(moderator=request.user, user=target, reason=reason))
+            _do(request, lambda: moderation.user_restrict(moderator=me, user=target, reason=reason, note=note))
+        elif action == "warn":
+            _do(request, lambda: moderation.user_warn(moderator=me, user=target, reason=reason, note=note))
         elif action == "restore":
-            _do(request, lambda: moderation.user_lift(moderator=request.user, user=target, reason=reason))
+            _do(request, lambda: moderation.user_lift(moderator=me, user=target, reason=reason, note=note))
         return redirect("moderation-user", user_id=user_id)
     context = {
         "target": target,
-        "reliability": moderation.reliability(target),
+        "reliability": selectors.reliability(target),
         "seats": target.seats.select_related("game"),
-        "reports": Report.objects.filter(reported_user=target),
+        "reports": Report.objects.filter(reported_user=target).select_related("reporter", "game"),
+        "sanctions": Sanction.objects.filter(user=target).select_related("moderator"),
+        **_common(request),
     }
     return render(request, "moderation/user.html", context)
 
 
+AUDIT_DETAIL_LABELS = {
+    "days": gettext_lazy("days"),
+    "hours": gettext_lazy("hours"),
+    "seat": gettext_lazy("seat"),
+    "seq": gettext_lazy("move"),
+    "previous": gettext_lazy("was"),
+    "report": gettext_lazy("report"),
+    "message": gettext_lazy("message"),
+    "offers": gettext_lazy("seats offered back"),
+}
+
+
+AUDIT_ACTION_LABELS = {
+    "game_paused": gettext_lazy("Game paused"),
+    "game_active": gettext_lazy("Game resumed"),
+    "game_cancelled": gettext_lazy("Game cancelled"),
+    "deadline_extended": gettext_lazy("Deadline extended"),
+    "seat_replaced": gettext_lazy("Seat given to a bot"),
+    "seat_offered": gettext_lazy("Seat offered"),
+    "seat_offer_accepted": gettext_lazy("Seat offer accepted"),
+    "position_viewed": gettext_lazy("Hidden information viewed"),
+    "user_warned": gettext_lazy("Warned"),
+    "user_suspended": gettext_lazy("Suspended"),
+    "user_banned": gettext_lazy("Banned"),
+    "user_restored": gettext_lazy("Restored"),
+    "sanction_kept": gettext_lazy("Sanction kept (no downgrade)"),
+    "chat_hidden": gettext_lazy("Message hidden"),
+    "chat_shown": gettext_lazy("Message shown again"),
+    "report_hide": gettext_lazy("Report: message hidden"),
+    "report_warn": gettext_lazy("Report: warned"),
+    "report_suspend": gettext_lazy("Report: suspended"),
+    "report_ban": gettext_lazy("Report: banned"),
+    "report_dismiss": gettext_lazy("Report dismissed"),
+}
+
+
+def audit_details(details: dict[str, Any]) -> str:
+    shown = [(AUDIT_DETAIL_LABELS.get(k, k), v) for k, v in details.items() if v is not None]
+    return format_html_join(", ", "{}: {}", shown)
+
+
 @moderator_only
 def audit_log(request):
-    entries = AuditEntry.objects.select_related("moderator", "target_user", "game")[:500]
-    return render(request, "moderation/audit.html", {"entries": entries})
+    q = request.GET
+    entries = AuditEntry.objects.select_related("moderator", "target_user", "game")
+    if q.get("action"):
+        entries = entries.filter(action=q["action"])
+    if q.get("moderator"):
+        entries = entries.filter(moderator__username__iexact=q["moderator"].replace("\x00", ""))
+    if q.get("person"):
+        entries = entries.filter(target_user__username__iexact=q["person"].replace("\x00", ""))
+    game_id = whole_number(q.get("game"))
+    if game_id:
+        entries = entries.filter(game_id=game_id)
+    page = _page(request, entries, AUDIT_PER_PAGE)
+    for entry in page:
+        entry.details_text = audit_details(entry.details)
+        entry.label = AUDIT_ACTION_LABELS.get(entry.action, entry.action)
+    codes = AuditEntry.objects.order_by("action").values_list("action", flat=True).distinct()
+    actions = [(code, AUDIT_ACTION_LABELS.get(code, code)) for code in codes]
+    return render(request, "moderation/audit.html", {**_common(request), "page": page, "q": q, "actions": actions})
+
+
+def _record(request, target):
+    context = {
+        "target": target,
+        "sanctions": Sanction.objects.filter(user=target),
+        "appeal": moderation.appeal_address(),
+        "outcomes": Report.objects.filter(reporter=target).exclude(outcome="").select_related("reported_user"),
+    }
+    return render(request, "moderation/record.html", context)
+
+
+@login_required
+def my_record(request):
+    """A person's own record: warnings and sanctions (reason, end, how to appeal) and their reports' outcomes."""
+    return _record(request, request.user)
+
+
+def record_by_token(request, token: str):
+    """The same, from the signed link in a sanction email: a suspended account cannot log in to read it."""
+    target = moderation.user_from_record_token(token)
+    if target is None:
+        raise Http404
+    return _record(request, target)

@@ -11,22 +11,47 @@ from __future__ import annotations
 import logging
 import zoneinfo
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
+import cairosvg
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 import rules
 from rules.svg import board_svg
 
-from . import clock
-from .links import login_url, unsubscribe_url
+from . import clock, outbox
+from .autoplay import offered_verbs
+from .links import action_url, login_url, reply_address, unsubscribe_url
 from .models import Game, Notification
-from .summaries import since_last_turn
+from .summaries import decision, seat_names, since_last_turn, timed_out
 
 logger = logging.getLogger(__name__)
+
+# Kinds that announce a decision: stale once the seat no longer owes one.
+DECISION_KINDS = {
+    Notification.Kind.TURN,
+    Notification.Kind.DISCARD,
+    Notification.Kind.TRADE,
+    Notification.Kind.GOLD,
+    Notification.Kind.DECISION,
+    Notification.Kind.REMINDER,
+}
+
+# Sent at once even to digest readers: a digest a day later would come after the clock ran out.
+IMMEDIATE_KINDS = {Notification.Kind.REMINDER, Notification.Kind.TIMEOUT}
+
+VERB_LABELS = {
+    "accept": _("Accept the trade"),
+    "reject": _("Reject the trade"),
+    "roll": _("Roll the dice"),
+    "end": _("End your turn"),
+    "discard": _("Discard"),
+}
 
 PHASE_KINDS = {
     "discard": Notification.Kind.DISCARD,
@@ -63,10 +88,20 @@ def quiet_until(user, moment: datetime) -> datetime:
 
 
 def create_for_move(
-    game: Game, state: rules.State, seq: int, kind: str | None = None, mover=None, seats=None
+    game: Game,
+    state: rules.State,
+    seq: int,
+    kind: str | None = None,
+    mover=None,
+    seats=None,
+    previous_to_move: list[int] | None = None,
+    previous_turn: tuple[int, int] | None = None,
 ) -> list[int]:
-    """Outbox rows for every human who must act now (or everyone at the end), except the player who just
-    moved and is still on the page. Call inside the move's transaction; returns the ids to queue after commit."""
+    """Outbox rows for the people a move newly asks to act (or everyone at the end), except the player who just
+    moved and is still on the page. Someone who already owed a decision is not mailed again because others
+    answered; the player whose turn it is is told once per turn. A new row replaces any unsent one of the same
+    player in the same game: at most one pending email each. Call inside the move's transaction; returns the ids
+    due now, for the outbox to queue after commit (the flusher sends those held by quiet hours)."""
     if game.clock != Game.Clock.ASYNC:
         return []
     seats = {i: s for i, s in (seats or {s.index: s for s in game.seats.select_related("user")}).items() if s.user_id}
@@ -74,6 +109,10 @@ def create_for_move(
         targets = list(seats)
     else:
         targets = [s for s in rules.to_move(state) if s in seats]
+        if previous_to_move is not None:
+            # (turn number, current player) before the move: a new pair is a new turn (set-up turns included).
+            new_turn = previous_turn != (state.turn, state.current)
+            targets = [s for s in targets if (new_turn if s == state.current else s not in previous_to_move)]
     moment = clock.now()
     ids = []
     for index in targets:
@@ -90,17 +129,27 @@ def create_for_move(
             defaults={
                 "created_at": moment,
                 "send_after": quiet_until(user, moment),
-                "digest": user.notify == user.Notify.DIGEST,
+                "digest": user.notify == user.Notify.DIGEST and (kind or "") not in IMMEDIATE_KINDS,
             },
         )
-        if created and not notification.digest:
+        if not created:
+            continue
+        Notification.objects.filter(
+            game=game, user=user, sent_at__isnull=True, dropped_at__isnull=True, kind__in=DECISION_KINDS
+        ).exclude(pk=notification.pk).update(dropped_at=moment)
+        if not notification.digest and notification.send_after <= moment:
             ids.append(notification.pk)
     return ids
 
 
 def create_single(game: Game, user, kind: str) -> None:
-    """One row for one user (a timeout notice), queued after commit."""
+    """One row for one user (a timeout notice, the start, chat), queued after commit. Chat waits in one row per
+    player and game until sent."""
     if user is None or game.clock != Game.Clock.ASYNC or user.notify == user.Notify.NONE or not user.email:
+        return
+    if kind == Notification.Kind.CHAT and Notification.objects.filter(
+        game=game, user=user, kind=kind, sent_at__isnull=True, dropped_at__isnull=True
+    ).exists():
         return
     moment = clock.now()
     notification, created = Notification.objects.get_or_create(
@@ -111,77 +160,149 @@ def create_single(game: Game, user, kind: str) -> None:
         defaults={
             "created_at": moment,
             "send_after": quiet_until(user, moment),
-            "digest": user.notify == user.Notify.DIGEST,
+            "digest": user.notify == user.Notify.DIGEST and kind not in IMMEDIATE_KINDS,
         },
     )
-    if created and not notification.digest:
-        transaction.on_commit(lambda: queue([notification.pk]))
+    if created and not notification.digest and notification.send_after <= moment:
+        outbox.notifications_due_after_commit([notification.pk])
 
 
-def queue(ids: list[int]) -> None:
-    """After commit: hand each row to Celery. A broker outage is logged; the flusher sends the rows later."""
-    from .tasks import notification_send
-
-    for pk in ids:
-        try:
-            notification = Notification.objects.get(pk=pk)
-            delay = max(0.0, (notification.send_after - clock.now()).total_seconds())
-            notification_send.apply_async((pk,), countdown=delay)
-        except Exception:
-            logger.warning("could not queue notification %s; the flusher will send it", pk, exc_info=True)
+def unsubscribe_headers(user) -> dict[str, str]:
+    """RFC 2369 and RFC 8058: mail clients offer an unsubscribe button that POSTs to the link in one click."""
+    return {"List-Unsubscribe": f"<{unsubscribe_url(user)}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 
 
 def render(notification: Notification) -> EmailMultiAlternatives:
     game = notification.game
     user = notification.user
-    seat = game.seats.get(user=user)
+    # A timeout may have handed the seat to a bot ("replace"): the mail then says so without a private view.
+    seat = game.seats.filter(user=user).first()
+    index = seat.index if seat is not None else None
     state = rules.load(game.state)
     with translation.override(user.language):
-        view = rules.view(state, seat.index)
+        view = rules.view(state, index)
+        names = seat_names(game)
+        timed_out_lines = []
+        if notification.kind == Notification.Kind.TIMEOUT:
+            timed_out_lines = timed_out(game, user.pk, notification.seq)
+        chat = []
+        if notification.kind == Notification.Kind.CHAT:
+            recent = game.chat.filter(hidden=False).exclude(user=user).select_related("user").order_by("-created_at")
+            chat = [f"{m.user.label if m.user else '?'}: {m.text}" for m in reversed(recent[:10])]
+        actions = []
+        if index is not None and notification.seq == game.seq and notification.kind in DECISION_KINDS:
+            actions = [(VERB_LABELS[v], action_url(notification.action_code, v)) for v in offered_verbs(state, index)]
         context = {
+            "actions": actions,
+            "reply_to": reply_address(notification.action_code) if actions else None,
             "user": user,
             "game": game,
             "kind": notification.get_kind_display(),
-            "lines": since_last_turn(game, seat.index),
+            "decision": decision(view, notification.kind, names),
+            "timed_out": timed_out_lines,
+            "chat": chat,
+            "lines": since_last_turn(game, index) if index is not None else [],
             "link": login_url(user, game.pk),
             "unsubscribe": unsubscribe_url(user),
             "deadline": game.deadline,
+            "time_zone": user.time_zone or "UTC",
             "site": settings.SITE_URL,
         }
-        subject = render_to_string("emails/notification_subject.txt", context).strip()
+        subject = " ".join(render_to_string("emails/notification_subject.txt", context).split())
         text = render_to_string("emails/notification.txt", context)
         html = render_to_string("emails/notification.html", context)
-    headers = {"List-Unsubscribe": f"<{context['unsubscribe']}>"}
-    message = EmailMultiAlternatives(subject, text, to=[user.email], headers=headers)
+    reply_to = [context["reply_to"]] if context["reply_to"] else None
+    message = EmailMultiAlternatives(
+        subject, text, to=[user.email], headers=unsubscribe_headers(user), reply_to=reply_to
+    )
     message.attach_alternative(html, "text/html")
-    message.attach("board.svg", board_svg(view["board"], view["pieces"]), "image/svg+xml")
+    svg = board_svg(view["board"], view["pieces"])
+    # Most mail clients show no SVG: the board goes as a picture they all show.
+    message.attach("board.png", cairosvg.svg2png(bytestring=svg.encode(), output_width=600), "image/png")
     return message
 
 
-def send(pk: int) -> str:
-    """Send one row if it is due and unsent. Idempotent: the row lock makes concurrent tries wait, then skip."""
+MAX_ATTEMPTS = 8
+
+
+def message_id(notification: Notification) -> str:
+    """The same Message-ID for every try of one row: a mail sent twice (a worker killed after SMTP accepted it,
+    before the row was marked) is folded into one by mail clients."""
+    domain = urlsplit(settings.SITE_URL).hostname or "catan.localhost"
+    return f"<notification-{notification.pk}-{notification.game_id}-{notification.seq}@{domain}>"
+
+
+def still_pending(notification: Notification) -> bool:
+    """Whether the decision the row announces is still the user's to make (checked just before sending)."""
+    if notification.kind not in DECISION_KINDS:
+        return True
+    game = Game.objects.only("status", "state", "seq").get(pk=notification.game_id)
+    if game.status != Game.Status.ACTIVE or not game.state:
+        return False
+    if notification.kind == Notification.Kind.REMINDER and game.seq != notification.seq:
+        return False
+    seat = game.seats.filter(user_id=notification.user_id).values_list("index", flat=True).first()
+    return seat is not None and seat in rules.to_move(rules.load(game.state))
+
+
+def _claim(pk: int) -> tuple[Notification | None, str]:
+    """Claim a due row in a short transaction of its own that locks only that row (never the game or the user),
+    so that the SMTP conversation that follows holds no lock at all."""
+    now = clock.now()
     with transaction.atomic():
-        notification = Notification.objects.select_for_update().select_related("game", "user").filter(pk=pk).first()
+        notification = Notification.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
         if notification is None:
-            return "missing"
+            return None, "missing or busy"
         if notification.sent_at is not None:
-            return "already sent"
-        if notification.send_after > clock.now():
-            return "not yet"
+            return None, "already sent"
+        if notification.dropped_at is not None:
+            return None, "dropped"
+        if notification.send_after > now:
+            return None, "not yet"
+        if notification.claimed_until is not None and notification.claimed_until > now:
+            return None, "in progress"
+        if notification.attempts >= MAX_ATTEMPTS:
+            return None, "gave up"
+        if not still_pending(notification):
+            notification.dropped_at = now
+            notification.save(update_fields=["dropped_at"])
+            return None, "dropped"
         notification.attempts += 1
-        try:
-            render(notification).send()
-        except Exception as error:
-            Notification.objects.filter(pk=pk).update(attempts=notification.attempts, last_error=str(error)[:300])
-            raise
-        notification.sent_at = clock.now()
-        notification.save(update_fields=["sent_at", "attempts"])
+        notification.claimed_until = now + timedelta(seconds=3 * settings.EMAIL_TIMEOUT + 30)
+        notification.save(update_fields=["attempts", "claimed_until"])
+    return notification, "claimed"
+
+
+def send(pk: int) -> str:
+    """Send one row if it is due, unsent and still pending: claim it, commit, then talk to SMTP (with
+    EMAIL_TIMEOUT). A failure is recorded on the row (attempts, last error) and raised for the task's retry."""
+    notification, outcome = _claim(pk)
+    if notification is None:
+        return outcome
+    try:
+        message = render(Notification.objects.select_related("game", "user").get(pk=pk))
+        message.extra_headers["Message-ID"] = message_id(notification)
+        message.send()
+    except Exception as error:
+        failure = f"{type(error).__name__}: {error}"[:300]
+        Notification.objects.filter(pk=pk).update(last_error=failure, claimed_until=None)
+        raise
+    Notification.objects.filter(pk=pk).update(sent_at=clock.now(), claimed_until=None, last_error="")
     return "sent"
 
 
 def flush(limit: int = 200) -> int:
-    """Send due rows that no task sent (broker outage, restart); the beat runs this every minute."""
-    due = Notification.objects.filter(sent_at__isnull=True, digest=False, send_after__lte=clock.now())
+    """Send due rows that no task sent (broker outage, restart, quiet hours); the beat runs this every minute.
+    Rows tried least come first, and rows that failed MAX_ATTEMPTS times are left (their error is recorded), so
+    a few broken rows never starve the others."""
+    now = clock.now()
+    due = (
+        Notification.objects.filter(
+            sent_at__isnull=True, dropped_at__isnull=True, digest=False, send_after__lte=now, attempts__lt=MAX_ATTEMPTS
+        )
+        .exclude(claimed_until__gt=now)
+        .order_by("attempts", "send_after")
+    )
     count = 0
     for pk in due.values_list("pk", flat=True)[:limit]:
         try:
@@ -192,12 +313,22 @@ def flush(limit: int = 200) -> int:
     return count
 
 
-def send_digests() -> int:
-    """One mail per digest user listing the games waiting on them; their rows count as sent."""
-    pending = Notification.objects.filter(sent_at__isnull=True, digest=True, send_after__lte=clock.now())
+def digest_due(user, moment: datetime) -> bool:
+    """Whether it is the hour of the day, in the user's time zone, at which they asked for their digest."""
+    return moment.astimezone(zoneinfo.ZoneInfo(user.time_zone or "UTC")).hour == user.digest_hour
+
+
+def send_digests(every_hour: bool = False) -> int:
+    """One mail per digest user listing the games waiting on them; their rows count as sent. Beat runs this at
+    the top of every hour: each user gets theirs at their own local hour (`every_hour` sends all now)."""
+    moment = clock.now()
+    pending = Notification.objects.filter(
+        sent_at__isnull=True, dropped_at__isnull=True, digest=True, send_after__lte=moment
+    )
     users = {}
     for notification in pending.select_related("user", "game"):
-        users.setdefault(notification.user, []).append(notification)
+        if every_hour or digest_due(notification.user, moment):
+            users.setdefault(notification.user, []).append(notification)
     sent = 0
     for user, rows in users.items():
         games = sorted({n.game for n in rows}, key=lambda g: g.pk)
@@ -210,7 +341,7 @@ def send_digests() -> int:
             subject = render_to_string("emails/digest_subject.txt", context).strip()
             text = render_to_string("emails/digest.txt", context)
             html = render_to_string("emails/digest.html", context)
-        message = EmailMultiAlternatives(subject, text, to=[user.email])
+        message = EmailMultiAlternatives(subject, text, to=[user.email], headers=unsubscribe_headers(user))
         message.attach_alternative(html, "text/html")
         message.send()
         Notification.objects.filter(pk__in=[n.pk for n in rows]).update(sent_at=clock.now())

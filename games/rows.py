@@ -29,7 +29,7 @@ from .models import Game, Move, Seat
 
 # The move path neither reads nor needs the game's timestamps (psycopg converts each in Python, a sixth of the
 # row-reading time); it only sets `deadline` and `finished_at`.
-_NOT_FOR_MOVES = {"created_at", "started_at", "finished_at", "deadline"}
+_NOT_FOR_MOVES = {"created_at", "started_at", "finished_at", "deadline", "bot_turn_since", "bot_secret"}
 
 
 @cache
@@ -57,7 +57,7 @@ def _prep(field: models.Field, value: Any) -> Any:
     """`field.get_db_prep_save`, with JSON encoded by orjson (it writes the state and the move's events)."""
     if isinstance(field, models.JSONField) and field.encoder is None and value is not None:
         if connection.vendor == "postgresql":
-            from psycopg.types.json import Json, Jsonb
+            from psycopg.types.json import Json, Jsonb  # psycopg is loaded only on PostgreSQL
 
             return (Json if isinstance(field, JSONTextField) else Jsonb)(value, dumps=json_dumps)
         return json_dumps(value)
@@ -82,7 +82,7 @@ def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = N
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return fetch(cursor) if fetch else None
-    import psycopg
+    import psycopg  # loaded only on PostgreSQL
 
     connection.ensure_connection()
     start = time.monotonic()
@@ -147,7 +147,7 @@ def _writer(model: type[models.Model], names: tuple[str, ...], vendor: str) -> t
     return fields, ", ".join(connection.ops.quote_name(f.column) for f in fields)
 
 
-MOVE_FIELDS = ("game_id", "seq", "seat", "action", "events", "idempotency_key", "user_id", "created_at")
+MOVE_FIELDS = ("game_id", "seq", "seat", "action", "events", "idempotency_key", "user_id", "cause", "created_at")
 
 
 def add_move(game: Game, **values: Any) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 import rules
 
+from . import clock
+from .access import seat_of
+from .fairness import seed_revealed
 from .models import Game, Move, Seat
 
 
@@ -17,12 +21,6 @@ def open_public_games() -> QuerySet[Game]:
         .filter(pk__in=Seat.objects.filter(user__isnull=True, bot="").values("game_id"))
         .prefetch_related("seats__user")
     )
-
-
-def seat_of(game: Game, user) -> Seat | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
 def games_for_user(user) -> list[dict[str, Any]]:
@@ -67,15 +65,19 @@ def game_view(game: Game, user) -> dict[str, Any]:
         "seq": game.seq,
         "your_seat": index,
         "seed_commitment": game.seed_commitment,
-        "seed": game.seed if game.status == Game.Status.FINISHED else None,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
+        # A string: the seed has 62 bits and JavaScript numbers only 53, so a number would be shown rounded.
+        "seed": str(game.seed) if seed_revealed(game) else None,
+        # A paused game's clocks stand still: no deadline shows until it resumes.
+        "deadline": game.deadline.isoformat() if game.deadline and game.status == Game.Status.ACTIVE else None,
         "timeout_policy": game.timeout_policy,
+        "turn_seconds": game.turn_seconds,
         "seats": [
             {
                 "index": s.index,
                 "user": s.user.label if s.user else None,
                 "bot": s.bot or None,
                 "vacation_until": s.vacation_until.isoformat() if s.vacation_until else None,
+                "deadline": s.deadline.isoformat() if s.deadline and game.status == Game.Status.ACTIVE else None,
             }
             for s in game.seats.all()
         ],
@@ -85,7 +87,11 @@ def game_view(game: Game, user) -> dict[str, Any]:
     if game.state:
         state = rules.load(game.state)
         data["view"] = rules.view(state, index)
-        data["legal"] = rules.legal_actions(state, index) if index is not None else []
+        # No action while a moderator pauses the game: players read why instead.
+        playing = index is not None and game.status == Game.Status.ACTIVE
+        data["legal"] = rules.legal_actions(state, index) if playing else []
+    if game.status == Game.Status.PAUSED:
+        data["pause_note"] = game.pause_note
     return data
 
 
@@ -96,3 +102,34 @@ def move_log(game: Game, user, since: int = 0) -> list[dict[str, Any]]:
         {"seq": m.seq, "seat": m.seat, "events": rules.events_for(m.events, index)}
         for m in Move.objects.filter(game=game, seq__gt=since).order_by("seq")
     ]
+
+
+def reliability(user: Any) -> dict[str, Any]:
+    """The finished-game rate players see on profiles: games finished in their seat over those they left."""
+    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).count()
+    left = user.games_abandoned
+    total = finished + left
+    return {"finished": finished, "abandoned": left, "rate": round(finished / total, 3) if total else None}
+
+
+def search_games(
+    *, status: str = "", scenario: str = "", player: str = "", stalled_days: int | None = None
+) -> QuerySet[Game]:
+    """Games for the moderators' search."""
+    games = Game.objects.all().prefetch_related("seats__user")
+    if status:
+        games = games.filter(status=status)
+    if scenario:
+        games = games.filter(scenario=scenario)
+    if player:
+        seats = Seat.objects.filter(Q(user__username__icontains=player) | Q(user__display_name__icontains=player))
+        games = games.filter(pk__in=seats.values("game_id"))
+    if stalled_days:
+        # Waiting on the same decision for more than N days: no move since then.
+        cutoff = clock.now() - timedelta(days=stalled_days)
+        games = (
+            games.filter(status=Game.Status.ACTIVE)
+            .annotate(recent=Count("moves", filter=Q(moves__created_at__gte=cutoff)))
+            .filter(recent=0, started_at__lt=cutoff)
+        )
+    return games.order_by("-pk")[:200]

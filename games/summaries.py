@@ -80,10 +80,49 @@ def describe(event: dict[str, Any], names: dict[int, str], me: int | None) -> st
     return None
 
 
-def since_last_turn(game: Game, seat: int) -> list[str]:
-    """What happened since this seat last moved: rolls, gains and losses, what others built."""
+def decision(view: dict[str, Any], kind: str, names: dict[int, str]) -> str:
+    """What the email asks its reader to decide, in words (the view is the reader's own)."""
+    me = view["viewer"]
+    facts = view["seats"][me] if me is not None else {}
+    trade = view.get("trade")
+    if kind == "trade" and trade is not None:
+        return _("%(who)s offers %(give)s for your %(get)s: accept, counter or reject.") % {
+            "who": names.get(trade["from"], "?"),
+            "give": cards(trade["give"]),
+            "get": cards(trade["get"]),
+        }
+    if kind == "discard" and facts.get("discards_owed"):
+        return _("A 7 was rolled: discard %(n)s of your %(held)s cards.") % {
+            "n": facts["discards_owed"],
+            "held": sum(facts.get("resources", {}).values()),
+        }
+    if kind == "gold" and facts.get("gold_owed"):
+        return _("Your gold field produced: choose %(n)s resources.") % {"n": facts["gold_owed"]}
+    if kind in ("turn", "reminder") and view.get("current") == me:
+        if view["phase"].startswith("setup"):
+            return _("Place your settlement and its road.")
+        return _("It is your turn: roll the dice.") if view.get("dice") is None else _("It is your turn.")
+    return ""
+
+
+def timed_out(game: Game, user_id: int, since_seq: int) -> list[str]:
+    """What a timeout played for this player after move `since_seq`."""
     names = seat_names(game)
-    last = Move.objects.filter(game=game, seat=seat).order_by("-seq").values_list("seq", flat=True).first() or 0
+    lines = []
+    for move in Move.objects.filter(game=game, seq__gt=since_seq, cause="timeout").order_by("seq")[:40]:
+        for event in rules.events_for(move.events, None):
+            line = describe(event, names, None)
+            if line and event["type"] != "timeout":
+                lines.append(line)
+    return lines
+
+
+def since_last_turn(game: Game, seat: int) -> list[str]:
+    """What happened since this seat's last turn ended (not merely its last move): rolls, gains and losses, what
+    others built and traded."""
+    names = seat_names(game)
+    ends = Move.objects.filter(game=game, seat=seat, action__type="end_turn").order_by("-seq")
+    last = ends.values_list("seq", flat=True).first() or 0
     lines = []
     for move in Move.objects.filter(game=game, seq__gt=last).order_by("seq")[:200]:
         for event in rules.events_for(move.events, seat):

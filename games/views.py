@@ -3,20 +3,36 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.core import signing
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
+from catan_site.params import whole_number
+
+from . import access, clock, selectors, services
 from .errors import GameError
-from .forms import SCENARIO_NAMES, GameCreateForm
-from .models import Game, Seat
+from .fairness import verify
+from .forms import SCENARIO_NAMES, GameCreateForm, StandingOrdersForm, VacationForm
+from .links import read_login_token, read_unsubscribe_token
+from .models import Game, Mute, Seat, SeatOffer
+from .notifications import VERB_LABELS
+
+
+def _moderation_notices(request) -> None:
+    """Warnings, sanctions and report outcomes are shown once on the site, as well as sent by email."""
+    for text in services.moderation.notices_unseen(request.user):
+        messages.warning(request, text)
 
 
 def home(request):
     context = {"open_games": selectors.open_public_games()[:30], "scenario_names": SCENARIO_NAMES}
     if request.user.is_authenticated:
+        _moderation_notices(request)
         context["my_games"] = selectors.games_for_user(request.user)[:50]
         context["form"] = GameCreateForm()
     return render(request, "games/home.html", context)
@@ -24,14 +40,16 @@ def home(request):
 
 @login_required
 def my_games(request):
-    from .models import SeatOffer
-
     if request.method == "POST" and request.POST.get("offer"):
-        from . import moderation
-
-        _act(request, 0, lambda: moderation.seat_offer_accept(offer_id=int(request.POST["offer"]), user=request.user))
+        offer_id = whole_number(request.POST["offer"], 0)
+        _act(request, 0, lambda: services.seat_offer_accept(offer_id=offer_id, user=request.user))
         return redirect("my-games")
-    offers = SeatOffer.objects.filter(user=request.user, accepted_at__isnull=True).select_related("seat__game")
+    _moderation_notices(request)
+    offers = (
+        SeatOffer.objects.filter(user=request.user, accepted_at__isnull=True)
+        .exclude(expires_at__lte=clock.now())
+        .select_related("seat__game")
+    )
     return render(request, "games/my_games.html", {"rows": selectors.games_for_user(request.user), "offers": offers})
 
 
@@ -49,12 +67,11 @@ def game_new(request):
 
 
 def game_page(request, game_id: int):
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
     invite = request.GET.get("invite", "")
-    seat = selectors.seat_of(game, request.user)
-    if game.visibility == Game.Visibility.PRIVATE and seat is None and invite != game.invite_token:
-        if not request.user.is_staff:
-            return render(request, "games/not_found.html", status=404)
+    try:
+        game, seat = access.game_for_viewer(game_id=game_id, user=request.user, invite=invite)
+    except GameError:
+        return render(request, "games/not_found.html", status=404)
     context = {"game": game, "seat": seat, "invite": invite, "scenario_name": SCENARIO_NAMES.get(game.scenario)}
     if game.status == Game.Status.WAITING:
         context["invite_url"] = request.build_absolute_uri(f"/games/{game.pk}/?invite={game.invite_token}")
@@ -73,12 +90,8 @@ def _act(request, game_id: int, action) -> None:
 @login_required
 @require_POST
 def game_join(request, game_id: int):
-    game = get_object_or_404(Game, pk=game_id)
     invite = request.POST.get("invite", "")
-    if game.visibility == Game.Visibility.PRIVATE and invite != game.invite_token:
-        messages.error(request, _("This game is private: use its invite link."))
-    else:
-        _act(request, game_id, lambda: services.seat_join(game_id=game_id, user=request.user))
+    _act(request, game_id, lambda: services.seat_join(game_id=game_id, user=request.user, invite=invite))
     return redirect(f"/games/{game_id}/?invite={invite}" if invite else f"/games/{game_id}/")
 
 
@@ -100,39 +113,66 @@ def game_seat_bot(request, game_id: int, index: int):
 
 @login_required
 @require_POST
+def game_invite(request, game_id: int):
+    """A player invites someone by username or email address (the invite link goes by email)."""
+    try:
+        address = services.game_invite(game_id=game_id, user=request.user, to=request.POST.get("to", ""))
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Invitation sent to %(to)s.") % {"to": address})
+    return redirect("game", game_id=game_id)
+
+
+@login_required
+@require_POST
 def game_start(request, game_id: int):
     _act(request, game_id, lambda: services.game_start(game_id=game_id, user=request.user))
     return redirect("game", game_id=game_id)
 
 
 def login_link(request, token: str):
-    """The link in a notification email: logs the user in once and opens the game."""
-    from django.contrib.auth import login
-    from django.core import signing
-
-    from .links import read_login_token
-
+    """The link in a notification email: opens the game, logging its player in if they are not already."""
     try:
         user, game_id = read_login_token(token)
     except signing.BadSignature:
-        messages.error(request, _("This link has expired or was already used. Please log in."))
-        return redirect("account_login")
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.error(request, _("This link has expired. Please log in."))
+        return redirect(f"{reverse('account_login')}?next=/games/")
+    if request.user.pk != user.pk:
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("game", game_id=game_id)
 
 
+def email_action(request, code: str, verb: str):
+    """A decision from an email's link: GET shows one button (mail scanners open links), POST plays it."""
+    try:
+        notification = services.email_actions.notification_for(code)
+    except GameError:
+        return render(request, "games/not_found.html", status=404)
+    context = {"game": notification.game, "label": VERB_LABELS.get(verb, ""), "verb": verb}
+    if verb not in VERB_LABELS:
+        return render(request, "games/not_found.html", status=404)
+    if request.method == "POST":
+        try:
+            services.email_actions.decide_from_email(code=code, verb=verb)
+        except GameError as error:
+            context["error"] = error.message
+            return render(request, "games/email_action.html", context, status=error.status)
+        context["done"] = True
+    return render(request, "games/email_action.html", context)
+
+
+@csrf_exempt  # the signed token is the credential; mail clients' one-click POST (RFC 8058) carries no CSRF token
 def unsubscribe(request, token: str):
-    """One click from an email: no more notification emails."""
-    from django.core import signing
-
-    from accounts.models import User
-
-    from .links import read_unsubscribe_token
-
+    """From an email: GET asks to confirm (mail scanners open links), POST unsubscribes from every notification
+    email, as a one-click List-Unsubscribe-Post does."""
     try:
         user_id = read_unsubscribe_token(token)
     except (signing.BadSignature, ValueError):
         return render(request, "games/unsubscribed.html", {"ok": False}, status=400)
+    if request.method != "POST":
+        return render(request, "games/unsubscribed.html", {"ok": True, "confirm": True})
+    User = get_user_model()  # noqa: N806 (the model class)
     User.objects.filter(pk=user_id).update(notify=User.Notify.NONE)
     return render(request, "games/unsubscribed.html", {"ok": True})
 
@@ -140,41 +180,43 @@ def unsubscribe(request, token: str):
 @login_required
 def game_settings(request, game_id: int):
     """Standing orders and vacation for the user's seat in one game."""
-    from .clocks import vacation_start
-    from .forms import StandingOrdersForm, VacationForm
-
-    game = get_object_or_404(Game, pk=game_id)
-    seat = selectors.seat_of(game, request.user)
-    if seat is None:
+    try:
+        game, seat = access.player_seat(game_id=game_id, user=request.user)
+    except GameError:
         return render(request, "games/not_found.html", status=404)
     orders_form = StandingOrdersForm(request.POST or None, initial=StandingOrdersForm.initial_for(seat))
     vacation_form = VacationForm(request.POST or None)
     if request.method == "POST":
         try:
             if "report" in request.POST:
-                from . import moderation
-
-                moderation.report_create(
+                services.report_create(
                     reporter=request.user,
                     game_id=game_id,
                     reason=request.POST.get("reason", ""),
-                    user_id=int(request.POST.get("player") or 0),
+                    user_id=whole_number(request.POST.get("player"), 0),
                 )
                 messages.success(request, _("Thank you: a moderator will look at your report."))
                 return redirect("game-settings", game_id=game_id)
             if "mute" in request.POST:
-                from . import moderation
-
-                moderation.mute_set(
+                services.mute_set(
                     user=request.user,
-                    muted_user_id=int(request.POST.get("player") or 0),
+                    muted_user_id=whole_number(request.POST.get("player"), 0),
                     muted=request.POST["mute"] == "1",
                 )
                 messages.success(request, _("Saved."))
                 return redirect("game-settings", game_id=game_id)
+            if "vacation_end" in request.POST:
+                services.vacation_end(game_id=game_id, user=request.user)
+                messages.success(request, _("Welcome back: your clock runs again."))
+                return redirect("game-settings", game_id=game_id)
             if "vacation" in request.POST and vacation_form.is_valid():
-                vacation_start(game_id=game_id, user=request.user, days=vacation_form.cleaned_data["days"])
-                messages.success(request, _("Your clock is paused while you are away."))
+                days = vacation_form.cleaned_data["days"]
+                if request.POST.get("everywhere"):
+                    services.vacation_everywhere(user=request.user, days=days)
+                    messages.success(request, _("Your clocks are paused in all your games by email."))
+                else:
+                    services.vacation_start(game_id=game_id, user=request.user, days=days)
+                    messages.success(request, _("Your clock is paused while you are away."))
                 return redirect("game-settings", game_id=game_id)
             if "orders" in request.POST and orders_form.is_valid():
                 services.standing_orders_set(game_id=game_id, user=request.user, orders=orders_form.orders())
@@ -182,8 +224,6 @@ def game_settings(request, game_id: int):
                 return redirect("game-settings", game_id=game_id)
         except GameError as error:
             messages.error(request, error.message)
-    from .models import Mute
-
     others = [
         s.user for s in Seat.objects.filter(game=game).exclude(user=request.user).select_related("user") if s.user
     ]
@@ -200,9 +240,36 @@ def game_settings(request, game_id: int):
 
 def game_verify(request, game_id: int):
     """The public fairness page: commitment, revealed seed, and every roll replayed."""
-    from .fairness import verify
-
-    game = get_object_or_404(Game, pk=game_id)
-    if game.visibility == Game.Visibility.PRIVATE and selectors.seat_of(game, request.user) is None:
+    try:
+        game, _seat = access.game_for_viewer(game_id=game_id, user=request.user, invite=request.GET.get("invite"))
+    except GameError:
         return render(request, "games/not_found.html", status=404)
     return render(request, "games/verify.html", {"game": game, "result": verify(game)})
+
+
+@login_required
+@require_POST
+def game_rematch(request, game_id: int):
+    """A new game like this finished one (scenario, seats, bots, options, clock), created by one of its players."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED, seats__user=request.user).first()
+    if game is None:
+        return render(request, "games/not_found.html", status=404)
+    bots = [s.bot for s in game.seats.all() if s.bot]
+    try:
+        rematch = services.game_create(
+            creator=request.user,
+            scenario=game.scenario,
+            seat_count=game.seat_count,
+            bot_seats=list(range(game.seat_count - len(bots), game.seat_count)),
+            bot_level=max(set(bots), key=bots.count) if bots else Seat.Bot.MEDIUM,
+            options=game.options,
+            visibility=game.visibility,
+            clock=game.clock,
+            move_seconds=game.move_seconds,
+            timeout_policy=game.timeout_policy,
+            name=game.name,
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+        return redirect("game", game_id=game_id)
+    return redirect("game", game_id=rematch.pk)

@@ -11,8 +11,9 @@ from .actions import apply, events_for
 from .errors import IllegalAction
 from .game import new_game, scenario_keys
 from .legal import legal_actions, to_move
+from .position import describe, load, position
 from .scoring import victory_points
-from .state import SCHEMA_VERSION, State, dump, load
+from .state import SCHEMA_VERSION, State, dump
 from .view import view
 
 __all__ = [
@@ -20,11 +21,13 @@ __all__ = [
     "IllegalAction",
     "State",
     "apply",
+    "describe",
     "dump",
     "events_for",
     "legal_actions",
     "load",
     "new_game",
+    "position",
     "to_move",
     "scenario_keys",
     "victory_points",

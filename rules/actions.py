@@ -27,7 +27,7 @@ from .constants import (
     YEAR_OF_PLENTY,
 )
 from .errors import IllegalAction
-from .legal import cached_legal_actions, free_edge_actions, to_move
+from .legal import DISCARD_ONE, cached_legal_actions, free_edge_actions, harbour_rates, to_move
 from .longest_road import award_after_break, award_after_growth
 from .scoring import check_winner
 from .state import (
@@ -62,13 +62,16 @@ SCORING = frozenset(
     }
 )
 MAX_TRADE_CARDS = 40
+ONE_CARD_DISCARDS = {id(action): r for r, action in enumerate(DISCARD_ONE)}
 
 
 def apply(state: State, seat: int, action: Any) -> list[Event]:
     """Carry out `action` for `seat`. Raises IllegalAction, leaving the state untouched, if it is not legal."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("malformed", "An action is an object with a string 'type'.")
-    if not isinstance(seat, int) or not 0 <= seat < state.players:
+    if type(seat) is not int:
+        raise IllegalAction("bad_action", "A seat is a whole number.")
+    if not 0 <= seat < state.players:
         raise IllegalAction("bad_seat", "No such seat.")
     if state.phase == GAME_OVER:
         raise IllegalAction("game_over", "The game is over.")
@@ -77,15 +80,13 @@ def apply(state: State, seat: int, action: Any) -> list[Event]:
         events = _apply_free_form(state, seat, kind, action)
     else:
         legal = cached_legal_actions(state, seat)
-        # Bots hand back the very dict they were given: find it by identity before comparing contents.
-        for canonical in legal:
-            if canonical is action:
-                break
-        else:
-            try:
-                canonical = legal[legal.index(action)]
-            except ValueError:
-                raise _refusal(state, seat, action) from None
+        # Bots hand back the very dict they were given: list.index finds it by identity first, in C.
+        try:
+            canonical = legal[legal.index(action)]
+        except ValueError:
+            canonical = None
+        if canonical is not action:
+            canonical = _match(state, seat, legal, action)
         events = HANDLERS[kind](state, seat, canonical)
     state.version += 1
     state._legal_cache = None
@@ -104,6 +105,26 @@ def events_for(events: list[Event], seat: int | None) -> list[Event]:
         elif seat in audience:
             out.append({k: v for k, v in event.items() if k != "audience"})
     return out
+
+
+# Fields that hold a seat or a board id: whole numbers, never booleans (True == 1 in Python).
+ID_FIELDS = ("vertex", "edge", "hex", "victim", "seat", "from", "to")
+
+
+def _match(state: State, seat: int, legal: list[Event], action: dict[str, Any]) -> Event:
+    """The listed action equal to `action`, whose ids must be true integers (17.0 and True compare equal)."""
+    for name in ID_FIELDS:
+        if name in action and type(action[name]) is not int:
+            raise IllegalAction("bad_action", f"'{name}' is a whole number.")
+    resources = action.get("resources")
+    if action["type"] == "play_year_of_plenty" and isinstance(resources, list):
+        if all(type(name) is str and name in RESOURCE_INDEX for name in resources):
+            # Either order names the same two cards; the listed action has them in resource order.
+            action = {**action, "resources": sorted(resources, key=RESOURCE_INDEX.__getitem__)}
+    try:
+        return legal[legal.index(action)]
+    except ValueError:
+        raise _refusal(state, seat, action) from None
 
 
 def _refusal(state: State, seat: int, action: dict[str, Any]) -> IllegalAction:
@@ -155,11 +176,29 @@ def _build_settlement(state: State, seat: int, action: dict[str, Any]) -> list[E
     placement.put_settlement(state, seat, vertex)
     events.append({"type": "built_settlement", "seat": seat, "vertex": vertex})
     seafarers.settle_island(state, seat, vertex, False, events)
-    cut = {state.edge_owner[e] for e in state.derived.topo.vertex_edges[vertex]} - {seat, -1}
+    holder = state.longest_road
+    owners = [state.edge_owner[e] for e in state.derived.topo.vertex_edges[vertex]]
+    cut = set(owners) - {seat, -1}
     if cut:
         award_after_break(state, sorted(cut))
+    if state.seafarers and _joins_road_and_ship(state, seat, vertex):
+        # Your own building joins your road line to your ship line (RULES.md §8/§9): the trail may grow.
+        award_after_growth(state, seat)
+    _longest_road_event(state, holder, events)
     seafarers.update_trade_lines(state, events)
     return events
+
+
+def _joins_road_and_ship(state: State, seat: int, vertex: int) -> bool:
+    kinds = {state.edge_ship[e] for e in state.derived.topo.vertex_edges[vertex] if state.edge_owner[e] == seat}
+    return len(kinds) == 2
+
+
+def _longest_road_event(state: State, holder: int, events: list[Event]) -> None:
+    """Announce a change of the Longest Road card's holder (seat -1: the card is set aside)."""
+    now = state.longest_road
+    if now != holder:
+        events.append({"type": "longest_road", "seat": now, "length": state.road_length[now] if now >= 0 else 0})
 
 
 def _starting_resources(state: State, seat: int, vertex: int, events: list[Event]) -> Event:
@@ -196,9 +235,8 @@ def _place_edge_piece(state: State, seat: int, edge: int, ship: bool) -> list[Ev
     state.edge_serial[edge] = state.placements
     events: list[Event] = [{"type": "built_ship" if ship else "built_road", "seat": seat, "edge": edge}]
     holder = state.longest_road
-    award_after_growth(state, seat)
-    if state.longest_road != holder:
-        events.append({"type": "longest_road", "seat": state.longest_road, "length": state.road_length[seat]})
+    award_after_growth(state, seat, edge)
+    _longest_road_event(state, holder, events)
     if phase == SETUP_ROAD:
         _advance_setup(state)
     elif phase == ROAD_BUILDING_PHASE:
@@ -226,8 +264,7 @@ def _move_ship(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     events: list[Event] = [{"type": "moved_ship", "seat": seat, "from": action["from"], "to": action["to"]}]
     holder = state.longest_road
     award_after_break(state, [seat])
-    if state.longest_road != holder:
-        events.append({"type": "longest_road", "seat": state.longest_road, "length": state.road_length[seat]})
+    _longest_road_event(state, holder, events)
     _after_reaching(state, seat, action["to"], events)
     return events
 
@@ -248,16 +285,20 @@ def _advance_setup(state: State) -> None:
 
 
 def _roll(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    stream, a = chance.below(state.stream, 6)
-    stream, b = chance.below(stream, 6)
-    state.stream = stream
-    a, b = a + 1, b + 1
+    if state.forced_dice is None:
+        state.stream, a, b = chance.two_dice(state.stream)
+    else:
+        (a, b), state.forced_dice = state.forced_dice, None
     total = a + b
     state.dice = [a, b]
     state.dice_history[total] += 1
     events: list[Event] = [{"type": "rolled", "seat": seat, "dice": [a, b]}]
     if total == 7:
-        owed = [sum(hand) // 2 if sum(hand) > DISCARD_LIMIT else 0 for hand in state.hands]
+        owed = [0] * state.players
+        for s, hand in enumerate(state.hands):
+            held = hand[0] + hand[1] + hand[2] + hand[3] + hand[4]
+            if held > DISCARD_LIMIT:
+                owed[s] = held // 2
         state.discards_owed = owed
         state.return_phase = MAIN
         state.phase = DISCARD if any(owed) else ROBBER
@@ -273,38 +314,56 @@ def _roll(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
 
 def _produce(state: State, number: int, events: list[Event]) -> dict[str, dict[str, int]]:
     """Pay every building next to a hex with this number, under the bank-shortage rule of §4."""
-    owed = [[0] * 5 for _ in range(state.players)]
+    owed: dict[int, dict[int, int]] = {}  # resource -> seat -> count
     gold: dict[int, int] = {}
-    claimed: set[int] = set()
-    topo = state.derived.topo
-    owner, city, terrain = state.vertex_owner, state.vertex_city, state.terrain
+    income, terrain, robber = _hex_income(state), state.terrain, state.robber
     for h in state.derived.hexes_by_number[number]:
-        if h == state.robber:
+        earners = income.get(h)
+        if earners is None or h == robber:
             continue
         resource = terrain[h]
         if resource == GOLD:
-            for v in topo.hex_vertices[h]:
-                if owner[v] >= 0:
-                    gold[owner[v]] = gold.get(owner[v], 0) + (2 if city[v] else 1)
-            continue
-        for v in topo.hex_vertices[h]:
-            seat = owner[v]
-            if seat >= 0:
-                owed[seat][resource] += 2 if city[v] else 1
-                claimed.add(resource)
+            claims = gold
+        else:
+            claims = owed.get(resource)
+            if claims is None:
+                claims = owed[resource] = {}
+        for seat, count in earners:
+            claims[seat] = claims.get(seat, 0) + count
     gains: dict[str, dict[str, int]] = {}
-    for r in sorted(claimed):
-        claimants = [s for s in range(state.players) if owed[s][r]]
-        total = sum(owed[s][r] for s in claimants)
-        if total > state.bank[r] and len(claimants) > 1:
+    if not owed and not gold:
+        return gains
+    bank, hands = state.bank, state.hands
+    for r in sorted(owed):
+        claims = owed[r]
+        if len(claims) > 1 and sum(claims.values()) > bank[r]:
             continue
-        for s in claimants:
-            got = _take(state, s, r, owed[s][r])
+        name = RESOURCES[r]
+        for s in sorted(claims):
+            got = min(claims[s], bank[r])
             if got:
-                gains.setdefault(str(s), {})[RESOURCES[r]] = got
+                bank[r] -= got
+                hands[s][r] += got
+                gains.setdefault(str(s), {})[name] = got
     if gold:
         seafarers.owe_gold(state, gold, events)
     return gains
+
+
+def _hex_income(state: State) -> dict[int, list[tuple[int, int]]]:
+    """Hex -> (seat, cards) for each building on it (a city earns two); cached until a building changes."""
+    spots = state.spots
+    if spots is None:
+        spots = state.spots = {}
+    income = spots.get(placement.HEX_INCOME)
+    if income is None:
+        income = spots[placement.HEX_INCOME] = {}
+        vertex_hexes, city = state.derived.topo.vertex_hexes, state.vertex_city
+        for seat, buildings in enumerate(state.seat_buildings):
+            for v in buildings:
+                for h in vertex_hexes[v]:
+                    income.setdefault(h, []).append((seat, 2 if city[v] else 1))
+    return income
 
 
 def _move_robber(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
@@ -319,6 +378,7 @@ def _move_robber(state: State, seat: int, action: dict[str, Any]) -> list[Event]
 
 def _move_pirate(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     state.pirate = action["hex"]
+    placement.forget_spots(state, keep=(placement.BUILDINGS_BY_HEX, placement.HEX_INCOME))
     events: list[Event] = [{"type": "moved_pirate", "seat": seat, "hex": action["hex"]}]
     if "victim" in action:
         events.extend(_steal(state, seat, action["victim"]))
@@ -360,9 +420,10 @@ def _steal(state: State, thief: int, victim: int) -> list[Event]:
 def _end_turn(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     new = state.development_new[seat]
     cards = state.development[seat]
-    for c in range(5):
-        cards[c] += new[c]
-        new[c] = 0
+    if any(new):
+        for c in range(5):
+            cards[c] += new[c]
+            new[c] = 0
     state.development_played = False
     state.ships_new = []
     state.ship_moved = False
@@ -451,7 +512,7 @@ def _play_monopoly(state: State, seat: int, action: dict[str, Any]) -> list[Even
 
 def _trade_bank(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     give, get = RESOURCE_INDEX[action["give"]], RESOURCE_INDEX[action["get"]]
-    rate = state.harbour_rates(seat)[give]
+    rate = harbour_rates(state, seat)[give]
     state.hands[seat][give] -= rate
     state.bank[give] += rate
     _take(state, seat, get, 1)
@@ -557,9 +618,14 @@ def _apply_free_form(state: State, seat: int, kind: str, action: dict[str, Any])
 def _discard(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     if state.phase != DISCARD or not state.discards_owed[seat]:
         raise IllegalAction("not_now", "You have nothing to discard.")
-    if set(action) != {"type", "cards"}:
+    listed = ONE_CARD_DISCARDS.get(id(action))
+    if listed is not None and DISCARD_ONE[listed] is action:  # a listed one-card discard: no parsing needed
+        cards = [0] * 5
+        cards[listed] = 1
+    elif set(action) != {"type", "cards"}:
         raise IllegalAction("malformed", "A discard is {'type': 'discard', 'cards': {resource: count}}.")
-    cards = parse_cards(action["cards"], "cards")
+    else:
+        cards = parse_cards(action["cards"], "cards")
     count = sum(cards)
     if not count or count > state.discards_owed[seat]:
         raise IllegalAction("bad_discard_count", f"Discard between 1 and {state.discards_owed[seat]} cards.")

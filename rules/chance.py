@@ -33,6 +33,23 @@ def below(stream: int, n: int) -> tuple[int, int]:
             return stream, value % n
 
 
+DIE_LIMIT = MASK - (MASK % 6)
+
+
+def two_dice(stream: int) -> tuple[int, int, int]:
+    """Two dice, 1 to 6: exactly `below(stream, 6)` twice, inlined because every turn rolls."""
+    first = 0
+    while True:
+        stream = (stream + GOLDEN) & MASK
+        z = ((stream ^ (stream >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
+        if z < DIE_LIMIT:
+            if first:
+                return stream, first, z % 6 + 1
+            first = z % 6 + 1
+
+
 def shuffle(stream: int, items: MutableSequence[T]) -> int:
     """Fisher-Yates shuffle in place; returns the new stream state."""
     for i in range(len(items) - 1, 0, -1):

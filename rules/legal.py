@@ -36,11 +36,109 @@ from .state import ROAD_BUILDING as ROAD_BUILDING_PHASE
 
 Action = dict[str, Any]
 
+# Listed actions are shared, read-only dicts, built once: generating the legal list only picks them out, and
+# `apply` finds the one it is handed by identity. Callers must never modify an action they were given.
+MAX_IDS = 1024  # above any map's vertex or edge count
+ROLL_ACTION: Action = {"type": "roll"}
+END_TURN: Action = {"type": "end_turn"}
+BUY_DEVELOPMENT: Action = {"type": "buy_development"}
+PLAY_KNIGHT: Action = {"type": "play_knight"}
+PLAY_ROAD_BUILDING: Action = {"type": "play_road_building"}
+CANCEL_TRADE: Action = {"type": "cancel_trade"}
+ACCEPT_TRADE: Action = {"type": "accept_trade"}
+REJECT_TRADE: Action = {"type": "reject_trade"}
+BUILD_ROAD = tuple({"type": "build_road", "edge": e} for e in range(MAX_IDS))
+BUILD_SHIP = tuple({"type": "build_ship", "edge": e} for e in range(MAX_IDS))
+BUILD_SETTLEMENT = tuple({"type": "build_settlement", "vertex": v} for v in range(MAX_IDS))
+BUILD_CITY = tuple({"type": "build_city", "vertex": v} for v in range(MAX_IDS))
+DISCARD_ONE = tuple({"type": "discard", "cards": {name: 1}} for name in RESOURCES)
+CHOOSE_GOLD_ONE = tuple({"type": "choose_gold", "cards": {name: 1}} for name in RESOURCES)
+MONOPOLIES = tuple({"type": "play_monopoly", "resource": name} for name in RESOURCES)
+TRADE_BANK = tuple(
+    tuple({"type": "trade_bank", "give": RESOURCES[give], "get": RESOURCES[get]} for get in range(5))
+    for give in range(5)
+)
+TRADE_BANK_ALL = tuple(tuple(row[get] for get in range(5) if get != give) for give, row in enumerate(TRADE_BANK))
+YEAR_OF_PLENTY_PAIRS = {
+    (a, b): {"type": "play_year_of_plenty", "resources": [RESOURCES[a], RESOURCES[b]]}
+    for a in range(5)
+    for b in range(a, 5)
+}
+YEAR_OF_PLENTY_ONE = tuple({"type": "play_year_of_plenty", "resources": [name]} for name in RESOURCES)
+MAX_HEXES = 256  # above any map's hex count
+MAX_SEATS = 6
+MOVE_ROBBER = tuple({"type": "move_robber", "hex": h} for h in range(MAX_HEXES))
+MOVE_PIRATE = tuple({"type": "move_pirate", "hex": h} for h in range(MAX_HEXES))
+ROB = tuple(tuple({"type": "move_robber", "hex": h, "victim": s} for s in range(MAX_SEATS)) for h in range(MAX_HEXES))
+PLUNDER = tuple(
+    tuple({"type": "move_pirate", "hex": h, "victim": s} for s in range(MAX_SEATS)) for h in range(MAX_HEXES)
+)
+
+
+# Per-seat entries of `state.spots` (see State): lists of listed actions, and the harbour rates.
+ROADS, SHIPS, SETTLEMENTS, CITIES, RATES, SHIP_MOVES = range(6)
+# state.spots[BUILDINGS_BY_HEX]: hex -> seats with a building on it, in seat order (kept while only roads,
+# ships or the pirate move)
+BUILDINGS_BY_HEX = placement.BUILDINGS_BY_HEX
+
+
+def seat_spots(state: State, seat: int) -> list[Any]:
+    """This seat's cached spots, filled as they are asked for; dropped whenever a piece, robber or pirate moves."""
+    spots = state.spots
+    if spots is None:
+        spots = state.spots = {}
+    mine = spots.get(seat)
+    if mine is None:
+        mine = spots[seat] = [None, None, None, None, None, None]
+    return mine
+
+
+def road_actions(state: State, seat: int) -> list[Action]:
+    mine = seat_spots(state, seat)
+    if mine[ROADS] is None:
+        mine[ROADS] = [BUILD_ROAD[e] for e in placement.road_edges(state, seat)]
+    return mine[ROADS]
+
+
+def ship_actions(state: State, seat: int) -> list[Action]:
+    mine = seat_spots(state, seat)
+    if mine[SHIPS] is None:
+        mine[SHIPS] = [BUILD_SHIP[e] for e in placement.ship_edges(state, seat)]
+    return mine[SHIPS]
+
+
+def harbour_rates(state: State, seat: int) -> list[int]:
+    """The seat's best maritime rates (cached with its spots; callers must not modify the list)."""
+    mine = seat_spots(state, seat)
+    if mine[RATES] is None:
+        mine[RATES] = state.harbour_rates(seat)
+    return mine[RATES]
+
+
+def _buildings_by_hex(state: State) -> dict[int, list[int]]:
+    spots = state.spots
+    if spots is None:
+        spots = state.spots = {}
+    by_hex = spots.get(BUILDINGS_BY_HEX)
+    if by_hex is None:
+        vertex_hexes = state.derived.topo.vertex_hexes
+        by_hex = {}
+        for seat in range(state.players):
+            for v in state.seat_buildings[seat]:
+                for h in vertex_hexes[v]:
+                    seats = by_hex.setdefault(h, [])
+                    if not seats or seats[-1] != seat:
+                        seats.append(seat)
+        spots[BUILDINGS_BY_HEX] = by_hex
+    return by_hex
+
 
 def to_move(state: State) -> list[int]:
     """The seats that must act now: several while discarding, choosing gold or answering a trade; none once
     the game is over."""
     phase = state.phase
+    if state.trade is None and (phase == ROLL or phase == MAIN):  # nearly every call
+        return [state.current]
     if phase == GAME_OVER:
         return []
     if phase == DISCARD:
@@ -64,8 +162,14 @@ def can_afford(hand: list[int], cost: tuple[int, ...] | list[int]) -> bool:
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    """Every legal action for `seat` now. Free-form trade offers and counters are checked by `apply` instead."""
-    return list(cached_legal_actions(state, seat))
+    """Every legal action for `seat` now. Free-form trade offers and counters are checked by `apply` instead.
+    The list is the caller's; the action dicts in it are shared and must not be modified."""
+    cache = state._legal_cache
+    if cache is not None and cache[0] == state.version and cache[1] == seat:
+        return list(cache[2])
+    actions = _generate(state, seat)
+    state._legal_cache = (state.version, seat, actions)
+    return list(actions)
 
 
 def cached_legal_actions(state: State, seat: int) -> list[Action]:
@@ -80,30 +184,37 @@ def cached_legal_actions(state: State, seat: int) -> list[Action]:
 
 def _generate(state: State, seat: int) -> list[Action]:
     phase = state.phase
+    # The two phases of nearly every call first (no offer is ever open before the roll).
+    if phase == MAIN and state.trade is None:
+        return _main_actions(state, seat) if seat == state.current else []
+    if phase == ROLL:
+        if seat != state.current:
+            return []
+        if state.development_played or not any(state.development[seat]):
+            return [ROLL_ACTION]
+        return [ROLL_ACTION, *_development_plays(state, seat)]
     if phase == GAME_OVER:
         return []
     if phase == DISCARD:
         if not state.discards_owed[seat]:
             return []
         hand = state.hands[seat]
-        return [{"type": "discard", "cards": {RESOURCES[r]: 1}} for r in range(5) if hand[r]]
+        return [DISCARD_ONE[r] for r in range(5) if hand[r]]
     if phase == GOLD:
         if not state.gold_owed[seat]:
             return []
-        return [{"type": "choose_gold", "cards": {RESOURCES[r]: 1}} for r in range(5) if state.bank[r]]
+        return [CHOOSE_GOLD_ONE[r] for r in range(5) if state.bank[r]]
     if phase in (SETUP_SETTLEMENT, SETUP_ROAD):
         if seat != state.setup_order[state.setup_index]:
             return []
         if phase == SETUP_SETTLEMENT:
-            return [{"type": "build_settlement", "vertex": v} for v in setup_settlement_vertices(state, seat)]
+            return [BUILD_SETTLEMENT[v] for v in setup_settlement_vertices(state, seat)]
         return _setup_edge_actions(state)
     trade = state.trade
     if trade is not None:
         return _trade_answers(state, seat, trade)
     if seat != state.current:
         return []
-    if phase == ROLL:
-        return [{"type": "roll"}, *_development_plays(state, seat)]
     if phase == ROBBER:
         return _robber_moves(state, seat)
     if phase == ROAD_BUILDING_PHASE:
@@ -136,10 +247,10 @@ def setup_settlement_vertices(state: State, seat: int) -> list[int]:
 
 def _setup_edge_actions(state: State) -> list[Action]:
     vertex = state.setup_vertex
-    roads = [{"type": "build_road", "edge": e} for e in placement.setup_road_edges(state, vertex)]
+    roads = [BUILD_ROAD[e] for e in placement.setup_road_edges(state, vertex)]
     if not state.seafarers:
         return roads
-    ships = [{"type": "build_ship", "edge": e} for e in seafarers.setup_ship_edges(state, vertex)]
+    ships = [BUILD_SHIP[e] for e in seafarers.setup_ship_edges(state, vertex)]
     if ships and seafarers.ship_required_at_setup(state, vertex):
         return ships
     return roads + ships
@@ -148,24 +259,24 @@ def _setup_edge_actions(state: State) -> list[Action]:
 def free_edge_actions(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
     if state.supply[seat]["roads"]:
-        actions.extend({"type": "build_road", "edge": e} for e in placement.road_edges(state, seat))
+        actions.extend(road_actions(state, seat))
     if state.seafarers and state.supply[seat]["ships"]:
-        actions.extend({"type": "build_ship", "edge": e} for e in placement.ship_edges(state, seat))
+        actions.extend(ship_actions(state, seat))
     return actions
 
 
 def _trade_answers(state: State, seat: int, trade: dict[str, Any]) -> list[Action]:
     if seat == state.current:
         # Ending the turn lets an open offer lapse (RULES.md §5).
-        actions: list[Action] = [{"type": "cancel_trade"}, {"type": "end_turn"}]
+        actions: list[Action] = [CANCEL_TRADE, END_TURN]
         for other, reply in sorted(trade["replies"].items()):
             if reply == "accept" or (isinstance(reply, dict) and trade_terms_feasible(state, other, reply)):
                 actions.append({"type": "confirm_trade", "seat": other})
         return actions
     if seat in trade["to"] and seat not in trade["replies"]:
-        actions = [{"type": "reject_trade"}]
+        actions = [REJECT_TRADE]
         if trade_terms_feasible(state, seat, trade):
-            actions.insert(0, {"type": "accept_trade"})
+            actions.insert(0, ACCEPT_TRADE)
         return actions
     return []
 
@@ -181,45 +292,40 @@ def _development_plays(state: State, seat: int) -> list[Action]:
     cards = state.development[seat]
     actions: list[Action] = []
     if cards[KNIGHT]:
-        actions.append({"type": "play_knight"})
+        actions.append(PLAY_KNIGHT)
     if cards[ROAD_BUILDING] and free_edge_actions(state, seat):
-        actions.append({"type": "play_road_building"})
+        actions.append(PLAY_ROAD_BUILDING)
     if cards[YEAR_OF_PLENTY]:
         actions.extend(_year_of_plenty_choices(state))
     if cards[MONOPOLY]:
-        actions.extend({"type": "play_monopoly", "resource": name} for name in RESOURCES)
+        actions.extend(MONOPOLIES)
     return actions
 
 
 def _year_of_plenty_choices(state: State) -> list[Action]:
     bank = state.bank
     pairs = [
-        [RESOURCES[a], RESOURCES[b]]
-        for a in range(5)
-        for b in range(a, 5)
-        if (bank[a] >= 2 if a == b else bank[a] and bank[b])
+        action for (a, b), action in YEAR_OF_PLENTY_PAIRS.items() if (bank[a] >= 2 if a == b else bank[a] and bank[b])
     ]
     if pairs:
-        return [{"type": "play_year_of_plenty", "resources": pair} for pair in pairs]
+        return pairs
     # With a single card left in the bank, the card takes what there is.
-    return [{"type": "play_year_of_plenty", "resources": [RESOURCES[r]]} for r in range(5) if bank[r]]
+    return [YEAR_OF_PLENTY_ONE[r] for r in range(5) if bank[r]]
 
 
 def robber_targets(state: State, seat: int, hex_id: int) -> list[int]:
     """Opponents with a building on this hex and at least one card (and, with the friendly robber, > 2 VP)."""
-    return sorted(_victims_by_hex(state, seat).get(hex_id, ()))
+    return list(_victims_by_hex(state, seat).get(hex_id, ()))
 
 
-def _victims_by_hex(state: State, seat: int) -> dict[int, set[int]]:
+def _victims_by_hex(state: State, seat: int) -> dict[int, list[int]]:
+    """Hex -> the opponents the robber may rob there, in seat order (hexes without any left out)."""
     eligible = _steal_eligible(state, seat)
-    vertex_hexes = state.derived.topo.vertex_hexes
-    victims: dict[int, set[int]] = {}
-    for other in range(state.players):
-        if not eligible[other]:
-            continue
-        for v in state.seat_buildings[other]:
-            for h in vertex_hexes[v]:
-                victims.setdefault(h, set()).add(other)
+    victims: dict[int, list[int]] = {}
+    for h, seats in _buildings_by_hex(state).items():
+        robbable = [s for s in seats if eligible[s]]
+        if robbable:
+            victims[h] = robbable
     return victims
 
 
@@ -233,59 +339,89 @@ def _steal_eligible(state: State, seat: int) -> list[bool]:
 
 def _robber_moves(state: State, seat: int) -> list[Action]:
     actions: list[Action] = []
-    victims_by_hex = _victims_by_hex(state, seat)
+    eligible = _steal_eligible(state, seat)
+    by_hex = _buildings_by_hex(state)
+    robber = state.robber
     for h in state.derived.robber_hexes:
-        if h == state.robber:
+        if h == robber:
             continue
-        victims = victims_by_hex.get(h)
-        if victims:
-            actions.extend({"type": "move_robber", "hex": h, "victim": s} for s in sorted(victims))
-        else:
-            actions.append({"type": "move_robber", "hex": h})
+        seats = by_hex.get(h)
+        if seats:
+            rob = ROB[h]
+            victims = [rob[s] for s in seats if eligible[s]]
+            if victims:
+                actions.extend(victims)
+                continue
+        actions.append(MOVE_ROBBER[h])
     if state.pirate >= 0:
         steal_one = state.options.get("pirate_steal") == "one"
         for h in seafarers.pirate_hexes(state):
             victims = seafarers.pirate_victims(state, seat, h)
             if steal_one and victims:
-                actions.extend({"type": "move_pirate", "hex": h, "victim": s} for s in victims)
+                actions.extend([PLUNDER[h][s] for s in victims])
             else:
-                actions.append({"type": "move_pirate", "hex": h})
+                actions.append(MOVE_PIRATE[h])
     return actions
 
 
 def _main_actions(state: State, seat: int) -> list[Action]:
     hand = state.hands[seat]
     supply = state.supply[seat]
-    actions: list[Action] = [{"type": "end_turn"}]
-    if supply["roads"] and hand[0] >= ROAD_COST[0] and hand[1] >= ROAD_COST[1]:
-        actions.extend({"type": "build_road", "edge": e} for e in placement.road_edges(state, seat))
+    mine = seat_spots(state, seat)
+    actions: list[Action] = [END_TURN]
+    lumber, brick, wool, grain, ore = hand
+    if lumber >= ROAD_COST[0] and brick >= ROAD_COST[1] and supply["roads"]:
+        actions.extend(mine[ROADS] if mine[ROADS] is not None else road_actions(state, seat))
     if state.seafarers:
-        if supply["ships"] and hand[0] >= SHIP_COST[0] and hand[2] >= SHIP_COST[2]:
-            actions.extend({"type": "build_ship", "edge": e} for e in placement.ship_edges(state, seat))
+        if lumber >= SHIP_COST[0] and wool >= SHIP_COST[2] and supply["ships"]:
+            actions.extend(mine[SHIPS] if mine[SHIPS] is not None else ship_actions(state, seat))
         if not state.ship_moved:
-            for ship in seafarers.movable_ships(state, seat):
-                actions.extend(
-                    {"type": "move_ship", "from": ship, "to": e} for e in seafarers.ship_destinations(state, seat, ship)
-                )
-    if supply["settlements"] and can_afford(hand, SETTLEMENT_COST):
-        actions.extend({"type": "build_settlement", "vertex": v} for v in placement.settlement_vertices(state, seat))
-    if supply["cities"] and can_afford(hand, CITY_COST):
-        actions.extend({"type": "build_city", "vertex": v} for v in placement.city_vertices(state, seat))
-    if state.deck and can_afford(hand, DEVELOPMENT_COST):
-        actions.append({"type": "buy_development"})
-    actions.extend(_development_plays(state, seat))
+            actions.extend(_ship_moves(state, seat, mine))
+    if (
+        lumber >= SETTLEMENT_COST[0]
+        and brick >= SETTLEMENT_COST[1]
+        and wool >= SETTLEMENT_COST[2]
+        and grain >= SETTLEMENT_COST[3]
+        and supply["settlements"]
+    ):
+        if mine[SETTLEMENTS] is None:
+            mine[SETTLEMENTS] = [BUILD_SETTLEMENT[v] for v in placement.settlement_vertices(state, seat)]
+        actions.extend(mine[SETTLEMENTS])
+    if grain >= CITY_COST[3] and ore >= CITY_COST[4] and supply["cities"]:
+        if mine[CITIES] is None:
+            mine[CITIES] = [BUILD_CITY[v] for v in placement.city_vertices(state, seat)]
+        actions.extend(mine[CITIES])
+    if wool >= DEVELOPMENT_COST[2] and grain >= DEVELOPMENT_COST[3] and ore >= DEVELOPMENT_COST[4] and state.deck:
+        actions.append(BUY_DEVELOPMENT)
+    if not state.development_played and any(state.development[seat]):
+        actions.extend(_development_plays(state, seat))
     rates = None
     bank = state.bank
-    for give in range(5):
-        if hand[give] < 2:
+    stocked = all(bank)
+    for give, count in enumerate(hand):
+        if count < 2:
             continue
         if rates is None:
-            rates = state.harbour_rates(seat)
-        if hand[give] < rates[give]:
+            rates = mine[RATES] if mine[RATES] is not None else harbour_rates(state, seat)
+        if count < rates[give]:
             continue
-        actions.extend(
-            {"type": "trade_bank", "give": RESOURCES[give], "get": RESOURCES[get]}
-            for get in range(5)
-            if get != give and bank[get]
-        )
+        if stocked:
+            actions.extend(TRADE_BANK_ALL[give])
+        else:
+            row = TRADE_BANK[give]
+            actions.extend([row[get] for get in range(5) if get != give and bank[get]])
     return actions
+
+
+def _ship_moves(state: State, seat: int, mine: list[Any]) -> list[Action]:
+    """move_ship actions, cached with the spots and the ships built this turn (which may not move)."""
+    cached = mine[SHIP_MOVES]
+    if cached is not None and cached[0] == state.ships_new:
+        return cached[1]
+    moves = [
+        {"type": "move_ship", "from": ship, "to": e}
+        for ship in seafarers.movable_ships(state, seat)
+        for e in seafarers.ship_destinations(state, seat, ship)
+    ]
+    mine[SHIP_MOVES] = (list(state.ships_new), moves)
+    return moves

@@ -14,19 +14,32 @@ def distance_rule_ok(state: State, vertex: int) -> bool:
     return all(owner[n] == -1 for n in state.derived.topo.vertex_neighbors[vertex])
 
 
+def _crowded(state: State) -> set[int]:
+    """Vertices the distance rule closes: every building's and their neighbours'."""
+    neighbors = state.derived.topo.vertex_neighbors
+    crowded = set()
+    for buildings in state.seat_buildings:
+        for v in buildings:
+            crowded.add(v)
+            crowded.update(neighbors[v])
+    return crowded
+
+
 def setup_settlement_vertices(state: State) -> list[int]:
     land = state.derived.land_vertex
-    return [v for v in range(len(land)) if land[v] and distance_rule_ok(state, v)]
+    crowded = _crowded(state)
+    return [v for v in range(len(land)) if land[v] and v not in crowded]
 
 
 def settlement_vertices(state: State, seat: int) -> list[int]:
     """Free land vertices obeying the distance rule and touched by one of the seat's roads or ships."""
     edge_vertices = state.derived.topo.edge_vertices
     land = state.derived.land_vertex
+    crowded = _crowded(state)
     out = set()
     for e in state.seat_edges[seat]:
         for v in edge_vertices[e]:
-            if land[v] and v not in out and distance_rule_ok(state, v):
+            if land[v] and v not in crowded:
                 out.add(v)
     return sorted(out)
 
@@ -86,7 +99,21 @@ def setup_road_edges(state: State, vertex: int) -> list[int]:
     return [e for e in state.derived.topo.vertex_edges[vertex] if state.edge_owner[e] == -1 and road_edge[e]]
 
 
+# Entries of state.spots that only buildings change (seat entries change with any piece): hex -> seats with a
+# building there (legal.py), and hex -> what each building there earns (actions.py).
+BUILDINGS_BY_HEX = -1
+HEX_INCOME = -2
+
+
+def forget_spots(state: State, keep: tuple[int, ...] = ()) -> None:
+    """Drop the cached spots (State.spots) after pieces or the pirate moved, but the entries in `keep`."""
+    spots = state.spots
+    kept = {key: spots[key] for key in keep if key in spots} if spots else None
+    state.spots = kept or None
+
+
 def put_edge_piece(state: State, seat: int, edge: int, ship: bool) -> None:
+    forget_spots(state, keep=(BUILDINGS_BY_HEX, HEX_INCOME))
     state.edge_owner[edge] = seat
     state.edge_ship[edge] = ship
     state.seat_edges[seat].append(edge)
@@ -94,12 +121,14 @@ def put_edge_piece(state: State, seat: int, edge: int, ship: bool) -> None:
 
 
 def put_settlement(state: State, seat: int, vertex: int) -> None:
+    forget_spots(state)
     state.vertex_owner[vertex] = seat
     state.seat_buildings[seat].append(vertex)
     state.supply[seat]["settlements"] -= 1
 
 
 def put_city(state: State, seat: int, vertex: int) -> None:
+    forget_spots(state, keep=(BUILDINGS_BY_HEX,))
     state.vertex_city[vertex] = True
     state.supply[seat]["cities"] -= 1
     state.supply[seat]["settlements"] += 1

@@ -51,13 +51,26 @@ class Derived:
         topo = topology_for(state.hexes)
         self.topo: Topology = topo
         terrain = state.terrain
-        self.land_hex = tuple(t in LAND for t in terrain)
-        self.land_vertex = tuple(any(self.land_hex[h] for h in hs) for hs in topo.vertex_hexes)
-        # A road needs land on at least one side; a ship needs sea on one side and never land on both.
-        self.road_edge = tuple(any(self.land_hex[h] for h in hs) for hs in topo.edge_hexes)
-        self.ship_edge = tuple(
-            any(terrain[h] == SEA for h in hs) and sum(self.land_hex[h] for h in hs) < 2 for hs in topo.edge_hexes
-        )
+        land_hex = self.land_hex = tuple(t in LAND for t in terrain)
+        land = land_hex.__getitem__
+        self.land_vertex = tuple(any(map(land, hs)) for hs in topo.vertex_hexes)
+        spec = map_spec(state.scenario)
+        frame = [bool(h.get("frame")) for h in spec["hexes"]] if spec else [False] * len(terrain)
+        # A road needs land on at least one side. A ship needs sea on one side and never land on both, a hex
+        # on each side (never the outer rim), and one of them inside the frame (RULES.md §9).
+        self.road_edge = tuple(any(map(land, hs)) for hs in topo.edge_hexes)
+        ship_edge = []
+        for hs in topo.edge_hexes:
+            if len(hs) != 2:
+                ship_edge.append(False)
+                continue
+            a, b = hs
+            ship_edge.append(
+                (terrain[a] == SEA or terrain[b] == SEA)
+                and not (land_hex[a] and land_hex[b])
+                and not (frame[a] and frame[b])
+            )
+        self.ship_edge = tuple(ship_edge)
         self.robber_hexes = tuple(h for h, land in enumerate(self.land_hex) if land)
         self.sea_hexes = tuple(h for h, t in enumerate(terrain) if t == SEA)
         vertex_harbour = [-1] * topo.vertex_count
@@ -70,11 +83,12 @@ class Derived:
             if token and terrain[h] in PRODUCING:
                 by_number[token].append(h)
         self.hexes_by_number = {n: tuple(hs) for n, hs in by_number.items()}
-        self.island_of_hex = _islands(topo, terrain)
+        island = self.island_of_hex = _islands(topo, terrain)
+        no_island = frozenset()
         self.vertex_islands = tuple(
-            frozenset(self.island_of_hex[h] for h in hs if self.island_of_hex[h] >= 0) for hs in topo.vertex_hexes
+            frozenset(island[h] for h in hs if island[h] >= 0) if any(land_hex[h] for h in hs) else no_island
+            for hs in topo.vertex_hexes
         )
-        spec = map_spec(state.scenario)
         self.rules: dict[str, Any] = spec.get("rules", {}) if spec else {}
         setup = (spec or {}).get("setup", {}).get("hexes")
         self.setup_hexes = frozenset(topo.hex_index[tuple(h)] for h in setup) if setup else None
@@ -186,7 +200,10 @@ class State:
         "edge_serial",
         "placements",
     )
-    __slots__ = (*FIELDS, "derived", "seat_edges", "seat_buildings", "_legal_cache")
+    # forced_dice: the testing hook's next roll (rules.testing.fix_dice); never serialised, None in play.
+    # spots: legal.py's per-seat building spots and its buildings by hex, valid until a piece or the pirate
+    # moves (placement.forget_spots).
+    __slots__ = (*FIELDS, "derived", "seat_edges", "seat_buildings", "_legal_cache", "forced_dice", "spots")
 
     # Filled in by new_game / load; declared for readers and type checkers.
     schema: int
@@ -250,6 +267,10 @@ class State:
     edge_serial: list[int]  # order in which edge pieces were placed (Great Crossing's joining piece)
     placements: int
 
+    def __init__(self) -> None:
+        self.forced_dice: tuple[int, int] | None = None
+        self.spots: dict[int, Any] | None = None
+
     def refresh_derived(self) -> None:
         self.derived = _derived_for(
             self.scenario, self.hexes, tuple(self.terrain), tuple(self.tokens), tuple(map(tuple, self.harbours))
@@ -258,6 +279,7 @@ class State:
         self.seat_edges = [[e for e, o in enumerate(self.edge_owner) if o == s] for s in range(self.players)]
         self.seat_buildings = [[v for v, o in enumerate(self.vertex_owner) if o == s] for s in range(self.players)]
         self._legal_cache = None
+        self.spots = None
 
     def harbour_rates(self, seat: int) -> list[int]:
         """The best maritime rate this seat has for each resource, from its buildings on harbours."""
@@ -323,9 +345,10 @@ def dump(state: State) -> dict[str, Any]:
     return data
 
 
-def load(data: dict[str, Any], owned: bool = False) -> State:
-    """Rebuild a state from `dump` output. With `owned`, the state takes `data`'s lists and dicts as they are
-    instead of copying them: for data nobody else holds, such as what was just decoded from JSON."""
+def restore(data: dict[str, Any], owned: bool = False) -> State:
+    """Rebuild a state from `dump` output, trusting every stored field (`rules.load` checks the derived ones).
+    With `owned`, the state takes `data`'s lists and dicts as they are instead of copying them: for data nobody
+    else holds, such as what was just decoded from JSON."""
     if data.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"unsupported state schema {data.get('schema')!r}")
     state = State()

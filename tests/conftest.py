@@ -77,3 +77,10 @@ def eager_celery():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def bots_without_delay(settings):
+    """Bots play at once, in the thread that queued them (with a delay, in-process bots play from a timer thread
+    so that a person's request never waits for them; tests that check the pace set the delay themselves)."""
+    settings.BOT_LIVE_DELAY_SECONDS = 0

@@ -9,5 +9,6 @@ urlpatterns = [
     path("users/<int:user_id>/", views.UserAction.as_view(), name="api-mod-user"),
     path("reports/", views.ReportQueue.as_view(), name="api-mod-reports"),
     path("reports/<int:report_id>/", views.ReportAction.as_view(), name="api-mod-report"),
+    path("reports/bulk/", views.ReportBulk.as_view(), name="api-mod-reports-bulk"),
     path("audit/", views.AuditLog.as_view(), name="api-mod-audit"),
 ]

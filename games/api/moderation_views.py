@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -11,9 +13,12 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 
-from .. import moderation
-from ..models import AuditEntry, Game, Report
+from .. import selectors
+from ..models import AuditEntry, Game, Report, Sanction
+from ..services import moderation
 from . import serializers as s
+
+AUDIT_PAGE = 100
 
 
 class IsModerator(BasePermission):
@@ -27,6 +32,45 @@ class ModerationView(APIView):
     permission_classes = [IsModerator]
 
 
+def one_of(*choices: str) -> serializers.CharField:
+    """An action name. A plain string in the schema: several serializers name a field "action" with different
+    choices, which drf-spectacular can only name as colliding enums."""
+
+    def check(value: str) -> None:
+        if value not in choices:
+            raise serializers.ValidationError(f"One of: {', '.join(choices)}.")
+
+    return serializers.CharField(max_length=20, validators=[check], help_text=f"One of: {', '.join(choices)}.")
+
+
+class GameActionSerializer(serializers.Serializer):
+    action = one_of("cancel", "pause", "resume", "extend", "replace_seat", "offer_seat", "offer_back", "hide", "show")
+    reason = serializers.CharField(max_length=500)
+    hours = serializers.IntegerField(required=False, default=24)
+    # Seats count from 1, as the pages show them; a replacement names the player (user_id), never a number.
+    seat = serializers.IntegerField(required=False, min_value=1, default=None)
+    user_id = serializers.IntegerField(required=False, allow_null=True, default=None)
+    message_id = serializers.IntegerField(required=False, default=None)
+
+
+class UserActionSerializer(serializers.Serializer):
+    action = one_of("warn", "suspend", "ban", "restore")
+    reason = serializers.CharField(max_length=500)
+    days = serializers.IntegerField(required=False, default=7)
+    note = serializers.CharField(max_length=1000, required=False, default="", allow_blank=True)
+
+
+class ReportActionSerializer(serializers.Serializer):
+    action = one_of(*moderation.REPORT_ACTIONS)
+    reason = serializers.CharField(max_length=500)
+    days = serializers.IntegerField(required=False, default=7)
+    note = serializers.CharField(max_length=1000, required=False, default="", allow_blank=True)
+
+
+class BulkReportSerializer(ReportActionSerializer):
+    reports = serializers.ListField(child=serializers.IntegerField(), min_length=1, max_length=200)
+
+
 class GameSearch(ModerationView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
@@ -35,29 +79,36 @@ class GameSearch(ModerationView):
             stalled = int(q["stalled_days"]) if q.get("stalled_days") else None
         except ValueError:
             stalled = None
-        games = moderation.search_games(
+        games = selectors.search_games(
             status=q.get("status", ""), scenario=q.get("scenario", ""), player=q.get("player", ""), stalled_days=stalled
         )
         return Response([s.GameSummarySerializer(g).data for g in games])
 
 
 class GameAction(ModerationView):
-    @extend_schema(request=s.ModeratorActionSerializer, responses={200: dict})
+    @extend_schema(request=GameActionSerializer, responses={200: dict})
     def post(self, request: Request, game_id: int) -> Response:
-        serializer = s.ModeratorActionSerializer(data=request.data)
+        serializer = GameActionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         me, action, reason = request.user, data["action"], data["reason"]
+        seat = data["seat"] - 1 if data["seat"] else None
         statuses = {"cancel": Game.Status.CANCELLED, "pause": Game.Status.PAUSED, "resume": Game.Status.ACTIVE}
         if action in statuses:
             moderation.game_set_status(moderator=me, game_id=game_id, status=statuses[action], reason=reason)
         elif action == "extend":
             moderation.game_extend_deadline(moderator=me, game_id=game_id, hours=data["hours"], reason=reason)
         elif action == "replace_seat":
-            moderation.seat_replace_with_bot(moderator=me, game_id=game_id, seat_index=data["seat"], reason=reason)
+            moderation.seat_replace_with_bot(moderator=me, game_id=game_id, user_id=data["user_id"], reason=reason)
         elif action == "offer_seat":
             user = get_object_or_404(User, pk=data["user_id"])
-            moderation.seat_offer(moderator=me, game_id=game_id, seat_index=data["seat"], user=user, reason=reason)
+            moderation.seat_offer(moderator=me, game_id=game_id, seat_index=seat, user=user, reason=reason)
+        elif action == "offer_back":
+            moderation.seat_offer_back(moderator=me, game_id=game_id, seat_index=seat, reason=reason)
+        else:
+            moderation.chat_set_hidden(
+                moderator=me, message_id=data["message_id"], hidden=action == "hide", reason=reason
+            )
         return Response({"ok": True, "status": Game.objects.get(pk=game_id).status})
 
 
@@ -69,23 +120,36 @@ class GamePosition(ModerationView):
             seq_value = int(seq) if seq is not None else None
         except ValueError:
             seq_value = -1
-        return Response(moderation.position(moderator=request.user, game_id=game_id, seq=seq_value))
+        position = moderation.position(moderator=request.user, game_id=game_id, seq=seq_value)
+        position.pop("moves")
+        return Response(position)
+
+
+def _sanctions(user) -> list[dict]:
+    return list(
+        Sanction.objects.filter(user=user).values(
+            "id", "kind", "reason", "note", "ends_at", "created_at", "moderator__username"
+        )
+    )
 
 
 class UserAction(ModerationView):
-    @extend_schema(request=s.ModeratorActionSerializer, responses={200: dict})
+    @extend_schema(request=UserActionSerializer, responses={200: dict})
     def post(self, request: Request, user_id: int) -> Response:
-        serializer = s.ModeratorActionSerializer(data=request.data)
+        serializer = UserActionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         user = get_object_or_404(User, pk=user_id)
-        if data["action"] == "suspend":
-            moderation.user_restrict(moderator=request.user, user=user, reason=data["reason"], days=data["days"])
-        elif data["action"] == "ban":
-            moderation.user_restrict(moderator=request.user, user=user, reason=data["reason"])
-        elif data["action"] == "restore":
-            moderation.user_lift(moderator=request.user, user=user, reason=data["reason"])
-        return Response({"ok": True})
+        me, reason, note, action = request.user, data["reason"], data["note"], data["action"]
+        result = action
+        if action == "warn":
+            moderation.user_warn(moderator=me, user=user, reason=reason, note=note)
+        elif action == "restore":
+            moderation.user_lift(moderator=me, user=user, reason=reason, note=note)
+        else:
+            days = data["days"] if action == "suspend" else None
+            result = moderation.user_restrict(moderator=me, user=user, reason=reason, days=days, note=note)
+        return Response({"ok": True, "result": result})
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request, user_id: int) -> Response:
@@ -97,9 +161,10 @@ class UserAction(ModerationView):
                 "active": user.is_active,
                 "banned": user.banned,
                 "suspended_until": user.suspended_until,
-                "reliability": moderation.reliability(user),
+                "reliability": selectors.reliability(user),
                 "games": list(user.seats.values_list("game_id", flat=True)),
                 "reports": list(Report.objects.filter(reported_user=user).values("id", "reason", "status")),
+                "sanctions": _sanctions(user),
             }
         )
 
@@ -107,14 +172,23 @@ class UserAction(ModerationView):
 class ReportQueue(ModerationView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
-        reports = Report.objects.filter(status=Report.Status.OPEN).select_related("message", "reported_user")
+        reports = Report.objects.filter(status=Report.Status.OPEN).select_related(
+            "message", "reported_user", "reporter"
+        )
         return Response(
             [
                 {
                     "id": r.pk,
                     "game": r.game_id,
+                    "reporter": r.reporter.username,
+                    "created_at": r.created_at,
                     "reported_user": r.reported_user.username,
-                    "message": r.message.text if r.message else None,
+                    "reported_user_status": "banned"
+                    if r.reported_user.banned
+                    else ("suspended" if r.reported_user.suspended_until else "active"),
+                    "message": r.message_text or (r.message.text if r.message else None),
+                    "context": r.context,
+                    "seq": r.seq,
                     "reason": r.reason,
                 }
                 for r in reports
@@ -123,22 +197,61 @@ class ReportQueue(ModerationView):
 
 
 class ReportAction(ModerationView):
-    @extend_schema(request=s.ReportActionSerializer, responses={200: dict})
+    @extend_schema(request=ReportActionSerializer, responses={200: dict})
     def post(self, request: Request, report_id: int) -> Response:
-        serializer = s.ReportActionSerializer(data=request.data)
+        serializer = ReportActionSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        report = moderation.report_handle(moderator=request.user, report_id=report_id, **data)
+        report = moderation.report_handle(moderator=request.user, report_id=report_id, **serializer.validated_data)
         return Response({"id": report.pk, "status": report.status})
 
 
+class ReportBulk(ModerationView):
+    @extend_schema(request=BulkReportSerializer, responses={200: dict})
+    def post(self, request: Request) -> Response:
+        serializer = BulkReportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        handled = moderation.reports_handle_many(
+            moderator=request.user,
+            report_ids=data["reports"],
+            action=data["action"],
+            reason=data["reason"],
+            days=data["days"],
+        )
+        return Response({"handled": handled})
+
+
 class AuditLog(ModerationView):
+    """The audit log, newest first, a page at a time (?page=), filtered by ?action=, ?game=, ?moderator=."""
+
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
+        q = request.query_params
+        entries = AuditEntry.objects.all()
+        if q.get("action"):
+            entries = entries.filter(action=q["action"])
+        if q.get("moderator"):
+            entries = entries.filter(moderator__username__iexact=q["moderator"])
+        if q.get("game", "").isdigit():
+            entries = entries.filter(game_id=int(q["game"]))
+        page = Paginator(
+            entries.values(
+                "id",
+                "moderator__username",
+                "action",
+                "game_id",
+                "target_user__username",
+                "reason",
+                "details",
+                "created_at",
+            ),
+            AUDIT_PAGE,
+        ).get_page(q.get("page"))
         return Response(
-            list(
-                AuditEntry.objects.values(
-                    "id", "moderator__username", "action", "game_id", "target_user__username", "reason", "created_at"
-                )[:500]
-            )
+            {
+                "count": page.paginator.count,
+                "page": page.number,
+                "pages": page.paginator.num_pages,
+                "results": list(page),
+            }
         )

@@ -17,11 +17,18 @@ class GameCreateSerializer(serializers.Serializer):
     visibility = serializers.ChoiceField(choices=Game.Visibility.choices, default=Game.Visibility.PUBLIC)
     clock = serializers.ChoiceField(choices=Game.Clock.choices, default=Game.Clock.LIVE)
     move_seconds = serializers.IntegerField(required=False, allow_null=True, default=None)
+    turn_seconds = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="Live games: seconds per turn (30-900), or null"
+    )
 
 
 class JoinSerializer(serializers.Serializer):
     seat = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=5)
     invite = serializers.CharField(required=False, allow_blank=True, default="", max_length=64)
+
+
+class InviteSerializer(serializers.Serializer):
+    to = serializers.CharField(max_length=254, help_text="a username or an email address")
 
 
 class SeatBotSerializer(serializers.Serializer):
@@ -81,7 +88,7 @@ class GameDetailSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     your_seat = serializers.IntegerField(allow_null=True)
     seed_commitment = serializers.CharField()
-    seed = serializers.IntegerField(allow_null=True)
+    seed = serializers.CharField(allow_null=True, help_text="revealed at the end; a string (62 bits)")
     deadline = serializers.CharField(allow_null=True)
     timeout_policy = serializers.CharField()
     seats = serializers.ListField(child=serializers.DictField())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -13,9 +12,9 @@ from rest_framework.views import APIView
 
 import rules
 
-from .. import moderation, selectors, services
+from .. import access, fairness, selectors, services
 from ..errors import GameError
-from ..models import ChatMessage, Game
+from ..models import ChatMessage, Game, SeatOffer
 from . import serializers as s
 
 
@@ -26,12 +25,7 @@ def _parse(serializer_class, request: Request):
 
 
 def _visible_game(request: Request, game_id: int) -> Game:
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
-    if game.visibility == Game.Visibility.PRIVATE:
-        seated = selectors.seat_of(game, request.user) is not None
-        invited = request.query_params.get("invite") == game.invite_token
-        if not (seated or invited or request.user.is_staff):
-            raise GameError("not_found", "No such game.", status=404)
+    game, _seat = access.game_for_viewer(game_id=game_id, user=request.user, invite=request.query_params.get("invite"))
     return game
 
 
@@ -94,10 +88,7 @@ class GameJoin(APIView):
     @extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer, 409: s.ErrorSerializer})
     def post(self, request: Request, game_id: int) -> Response:
         data = _parse(s.JoinSerializer, request)
-        game = get_object_or_404(Game, pk=game_id)
-        if game.visibility == Game.Visibility.PRIVATE and data["invite"] != game.invite_token:
-            raise GameError("invite_required", "This game is private: use its invite link.", status=403)
-        services.seat_join(game_id=game_id, user=request.user, index=data["seat"])
+        services.seat_join(game_id=game_id, user=request.user, index=data["seat"], invite=data["invite"])
         return Response(selectors.game_view(Game.objects.get(pk=game_id), request.user))
 
 
@@ -108,6 +99,17 @@ class GameLeave(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         services.seat_leave(game_id=game_id, user=request.user)
         return Response(selectors.game_view(Game.objects.get(pk=game_id), request.user))
+
+
+class GameInvite(APIView):
+    """Before the start, a player invites someone by username or email address; they get the invite link."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.InviteSerializer, responses={200: dict, 404: s.ErrorSerializer, 409: s.ErrorSerializer})
+    def post(self, request: Request, game_id: int) -> Response:
+        data = _parse(s.InviteSerializer, request)
+        return Response({"invited": services.game_invite(game_id=game_id, user=request.user, to=data["to"])})
 
 
 class GameSeatBot(APIView):
@@ -143,7 +145,7 @@ class GameMoves(APIView):
         try:
             since = max(0, int(request.query_params.get("since", 0)))
         except ValueError:
-            raise GameError("bad_since", "'since' is a move number.") from None
+            raise GameError("bad_since", _("'since' is a move number.")) from None
         return Response({"seq": game.seq, "moves": selectors.move_log(game, request.user, since)})
 
     @extend_schema(
@@ -163,6 +165,22 @@ class GameMoves(APIView):
                 "game": selectors.game_view(game, request.user),
             }
         )
+
+
+class GameLog(APIView):
+    """After the end: the whole game (seed, commitment, every move's action and events), to check the dice with
+    the engine alone: `python -m rules.fairlog log.json`."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: dict, 409: s.ErrorSerializer})
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _visible_game(request, game_id)
+        if not fairness.seed_revealed(game):
+            raise GameError("not_finished", _("The log is published when the game ends."), status=409)
+        response = Response(fairness.game_log(game))
+        response["Content-Disposition"] = f'attachment; filename="catan-game-{game.pk}-log.json"'
+        return response
 
 
 class GameChat(APIView):
@@ -201,7 +219,7 @@ class GameReports(APIView):
     @extend_schema(request=s.ReportSerializer, responses={201: dict, 403: s.ErrorSerializer})
     def post(self, request: Request, game_id: int) -> Response:
         data = _parse(s.ReportSerializer, request)
-        report = moderation.report_create(reporter=request.user, game_id=game_id, **data)
+        report = services.report_create(reporter=request.user, game_id=game_id, **data)
         return Response({"id": report.pk, "status": report.status}, status=status.HTTP_201_CREATED)
 
 
@@ -211,7 +229,7 @@ class Mutes(APIView):
     @extend_schema(request=s.MuteSerializer, responses={200: dict})
     def post(self, request: Request) -> Response:
         data = _parse(s.MuteSerializer, request)
-        moderation.mute_set(user=request.user, muted_user_id=data["user_id"], muted=data["muted"])
+        services.mute_set(user=request.user, muted_user_id=data["user_id"], muted=data["muted"])
         return Response({"user_id": data["user_id"], "muted": data["muted"]})
 
 
@@ -228,10 +246,8 @@ class GameVacation(APIView):
 
     @extend_schema(request=s.VacationSerializer, responses={200: dict, 409: s.ErrorSerializer})
     def post(self, request: Request, game_id: int) -> Response:
-        from ..clocks import vacation_start
-
         data = _parse(s.VacationSerializer, request)
-        seat = vacation_start(game_id=game_id, user=request.user, days=data["days"])
+        seat = services.vacation_start(game_id=game_id, user=request.user, days=data["days"])
         return Response({"vacation_until": seat.vacation_until.isoformat()})
 
 
@@ -242,8 +258,6 @@ class SeatOffers(APIView):
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
-        from ..models import SeatOffer
-
         offers = SeatOffer.objects.filter(user=request.user, accepted_at__isnull=True).select_related("seat__game")
         return Response([{"id": o.pk, "game": o.seat.game_id, "seat": o.seat.index} for o in offers])
 
@@ -252,5 +266,5 @@ class SeatOffers(APIView):
         offer_id = request.data.get("offer") if isinstance(request.data, dict) else None
         if type(offer_id) is not int:
             raise GameError("bad_offer", "'offer' is an offer id.")
-        seat = moderation.seat_offer_accept(offer_id=offer_id, user=request.user)
+        seat = services.seat_offer_accept(offer_id=offer_id, user=request.user)
         return Response({"game": seat.game_id, "seat": seat.index})

@@ -50,6 +50,8 @@ def clone(state: State) -> State:
     new.seat_edges = [x[:] for x in state.seat_edges]
     new.seat_buildings = [x[:] for x in state.seat_buildings]
     new._legal_cache = None
+    new.forced_dice = None
+    new.spots = None
     return new
 
 

@@ -494,20 +494,28 @@ def gold_bundle(o: Obs, n: int) -> dict[str, int]:
     return named(out)
 
 
+CARD_WORTH = 0.4  # a card in hand, as a fraction of one the goal still misses
+CARD_CAP = 4  # cards of one kind beyond this add nothing (hoarding is no position)
+ROBBER_RISK = 0.3  # each card above 7 in hand, which a 7 would halve
+TRADE_MARGIN = 0.05  # below this a trade only shuffles cards
+
+
+def hand_position(hand: list[int], cost: Cost) -> float:
+    """How good a hand is for a goal: the cards the goal still misses count most, every held card (of the
+    useful kinds, up to a few of each) a little, and cards a 7 would take count against."""
+    held = sum(RESOURCE_WEIGHT[r] * min(hand[r], CARD_CAP) for r in range(5))
+    return -shortage(hand, cost) + CARD_WORTH * held - ROBBER_RISK * max(0, sum(hand) - 7)
+
+
 def trade_helps(o: Obs, give: list[int], get: list[int]) -> bool:
-    """Receiving `get` for `give` brings my goal closer without spending what the goal itself needs."""
+    """Receiving `get` for `give` raises my position toward my goal (a 2-for-1 of a card the goal needs can: the
+    two cards may be worth more than the one given)."""
     _, cost = goal(o)
     hand = o.hand
     if any(give[r] > hand[r] for r in range(5)):
         return False
     after = [hand[r] - give[r] + get[r] for r in range(5)]
-    if any(give[r] and after[r] < cost[r] for r in range(5)):
-        return False
-    before_short, after_short = shortage(hand, cost), shortage(after, cost)
-    if after_short < before_short:
-        return True
-    # Even on the goal, a clear gain in cards (2 for 1) of useful kinds is fine.
-    return after_short == before_short and sum(get) > sum(give) and before_short > 0
+    return hand_position(after, cost) > hand_position(hand, cost) + TRADE_MARGIN
 
 
 def near_winning(o: Obs, seat: int) -> bool:

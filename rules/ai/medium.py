@@ -131,20 +131,23 @@ def _close_offer(o: Obs, by: dict[str, list[Action]]) -> Action:
 
 
 def _offer(o: Obs, cost: tuple[int, ...]) -> Action | None:
-    """One card short of the goal: offer one spare card for it, to everyone not about to win."""
+    """One card short of the goal: offer one spare card for it, to everyone not about to win; never terms
+    already offered this turn (a refused offer is not made again: the others would only refuse it again)."""
     hand = o.hand
     need = [max(0, cost[r] - hand[r]) for r in range(5)]
     if sum(need) != 1:
         return None
     want = need.index(1)
-    spare = [r for r in range(5) if hand[r] > cost[r]]
-    if not spare:
-        return None
-    give = max(spare, key=lambda r: (hand[r] - cost[r], -hx.RESOURCE_WEIGHT[r]))
     to = [s for s in o.opponents() if o.counts[s] and not hx.near_winning(o, s)]
     if not to or o.opponent_cards()[want] == 0:
         return None
-    return {"type": "offer_trade", "give": {RESOURCES[give]: 1}, "get": {RESOURCES[want]: 1}, "to": to}
+    get = [int(r == want) for r in range(5)]
+    spare = sorted((r for r in range(5) if hand[r] > cost[r]), key=lambda r: (cost[r] - hand[r], hx.RESOURCE_WEIGHT[r]))
+    for give in spare:
+        terms = ([int(r == give) for r in range(5)], get)
+        if terms not in o.offers_this_turn:
+            return {"type": "offer_trade", "give": {RESOURCES[give]: 1}, "get": {RESOURCES[want]: 1}, "to": to}
+    return None
 
 
 def _bank_trade(o: Obs, actions: list[Action], cost: tuple[int, ...], force: bool) -> Action | None:

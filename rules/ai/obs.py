@@ -98,6 +98,7 @@ class Obs:
         "free_roads",
         "dice",
         "trade",
+        "offers_this_turn",
         "seafarers",
         "ships_new",
         "ship_moved",
@@ -179,6 +180,10 @@ class Obs:
         o.discards_owed = mine["discards_owed"]
         o.gold_owed = mine["gold_owed"]
         o.trade = trade_from_view(view["trade"])
+        # The domestic offers the current player has made this turn (refused or not), when the view lists them.
+        o.offers_this_turn = [
+            (_counts(offer["give"]), _counts(offer["get"])) for offer in view.get("offers_this_turn") or []
+        ]
         sea = view["seafarers"]
         o.seafarers = sea is not None
         if sea is not None:
@@ -242,6 +247,7 @@ class Obs:
         o.discards_owed = state.discards_owed[seat]
         o.gold_owed = state.gold_owed[seat]
         o.trade = state.trade
+        o.offers_this_turn = [(list(give), list(get)) for give, get in getattr(state, "offers_this_turn", [])]
         o.seafarers = state.seafarers
         o.ships_new = state.ships_new
         o.ship_moved = state.ship_moved

@@ -1,11 +1,14 @@
 // The SVG board, drawn from a view(): terrain, numbers, harbours, pieces, the robber and the pirate, plus
 // clickable overlays for exactly the legal placements of the current choice.
 //
-// renderBoard(svg, view, {legal, onAction, seatColors, chooseVictim, recent})
+// renderBoard(svg, view, {legal, onAction, seatColors, chooseVictim, chooseBuild, onSelect, recent})
 //   legal        the seat's legal actions; only board placements among them are drawn as spots
 //   onAction     called with the exact legal action dict when a spot is clicked
 //   chooseVictim called with the legal actions of one hex when a robber or pirate move has several victims
+//   chooseBuild  called with [build_road, build_ship] when one edge takes either
+//   onSelect     called when the player picks (or drops) the ship to move; see selectedShip()
 //   recent       {vertices, edges, hexes}: ids to mark briefly (the pieces of the last move)
+// highlightPlace(svg, {vertices, edges, hexes} | null) marks a place until called again (a hovered log line).
 import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -19,6 +22,8 @@ const LAND = new Set(["forest", "hills", "pasture", "fields", "mountains", "dese
 
 // The move_ship choice is two clicks (a ship, then where it goes): remember the first per board.
 const shipSelection = new WeakMap();
+// Each board's geometry and hover layer, for highlightPlace() between renders.
+const drawn = new WeakMap();
 let boardCount = 0;
 
 function el(name, attrs = {}, parent = null) {
@@ -26,6 +31,11 @@ function el(name, attrs = {}, parent = null) {
   for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
   if (parent) parent.appendChild(node);
   return node;
+}
+
+// The ship this board's player picked to move, if any.
+export function selectedShip(svg) {
+  return shipSelection.get(svg);
 }
 
 export function hexCenter(q, r) {
@@ -47,6 +57,43 @@ function hexCorners(cx, cy, size = SIZE) {
 }
 
 const pointList = (pts) => pts.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
+
+// Resource icons on a 20 × 20 box: harbours on the board, cards in the log, the hand and the cost card.
+const ICONS = {
+  lumber: (s) => {
+    el("path", { d: "M10,1 l7,12 h-14 z", fill: "#2f6b2a" }, s);
+    el("rect", { x: 8.5, y: 13, width: 3, height: 5, fill: "#6d4c2f" }, s);
+  },
+  brick: (s) => {
+    const b = { fill: "#b5532c", stroke: "#6f2c12", "stroke-width": 0.8 };
+    el("rect", { x: 1, y: 11, width: 9, height: 6, ...b }, s);
+    el("rect", { x: 10, y: 11, width: 9, height: 6, ...b }, s);
+    el("rect", { x: 5.5, y: 5, width: 9, height: 6, ...b }, s);
+  },
+  wool: (s) => {
+    el("path", { d: "M6,15 v3 M13,15 v3", stroke: "#333", "stroke-width": 1.4 }, s);
+    el("ellipse", { cx: 9.5, cy: 11, rx: 7, ry: 5, fill: "#fff", stroke: "#777", "stroke-width": 0.8 }, s);
+    el("ellipse", { cx: 16.5, cy: 8.5, rx: 2.6, ry: 2.1, fill: "#333" }, s);
+  },
+  grain: (s) => {
+    el("path", { d: "M10,19 V4", stroke: "#a77a10", "stroke-width": 1.2 }, s);
+    for (const y of [4, 7.5, 11]) {
+      el("ellipse", { cx: 7.6, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(-30 7.6 ${y + 1})` }, s);
+      el("ellipse", { cx: 12.4, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(30 12.4 ${y + 1})` }, s);
+    }
+  },
+  ore: (s) => {
+    el("path", { d: "M2,16 l4,-9 l6,-4 l6,7 l-1,6 z", fill: "#6f7a86", stroke: "#3f4750", "stroke-width": 0.8 }, s);
+    el("path", { d: "M6,7 l6,-4 l1,6 z", fill: "#a9b3bd" }, s);
+  },
+};
+
+// A small inline SVG of one resource, for HTML around the board.
+export function resourceIcon(resource) {
+  const svg = el("svg", { viewBox: "0 0 20 20", class: `res-icon res-icon-${resource}`, "aria-hidden": "true" });
+  if (ICONS[resource]) ICONS[resource](svg);
+  return svg;
+}
 
 // ---- definitions: terrain patterns, resource icons, shadows -----------------------------------------------
 
@@ -120,40 +167,17 @@ function drawDefs(svg, prefix) {
   el("stop", { offset: "100%", "stop-color": "#b8860b", "stop-opacity": 0.35 }, shine);
 
   // Resource icons on a 20 × 20 box, for harbours.
-  const icon = (name, draw) => draw(el("symbol", { id: `${prefix}icon-${name}`, viewBox: "0 0 20 20" }, defs));
-  icon("lumber", (s) => {
-    el("path", { d: "M10,1 l7,12 h-14 z", fill: "#2f6b2a" }, s);
-    el("rect", { x: 8.5, y: 13, width: 3, height: 5, fill: "#6d4c2f" }, s);
-  });
-  icon("brick", (s) => {
-    const b = { fill: "#b5532c", stroke: "#6f2c12", "stroke-width": 0.8 };
-    el("rect", { x: 1, y: 11, width: 9, height: 6, ...b }, s);
-    el("rect", { x: 10, y: 11, width: 9, height: 6, ...b }, s);
-    el("rect", { x: 5.5, y: 5, width: 9, height: 6, ...b }, s);
-  });
-  icon("wool", (s) => {
-    el("path", { d: "M6,15 v3 M13,15 v3", stroke: "#333", "stroke-width": 1.4 }, s);
-    el("ellipse", { cx: 9.5, cy: 11, rx: 7, ry: 5, fill: "#fff", stroke: "#777", "stroke-width": 0.8 }, s);
-    el("ellipse", { cx: 16.5, cy: 8.5, rx: 2.6, ry: 2.1, fill: "#333" }, s);
-  });
-  icon("grain", (s) => {
-    el("path", { d: "M10,19 V4", stroke: "#a77a10", "stroke-width": 1.2 }, s);
-    for (const y of [4, 7.5, 11]) {
-      el("ellipse", { cx: 7.6, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(-30 7.6 ${y + 1})` }, s);
-      el("ellipse", { cx: 12.4, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(30 12.4 ${y + 1})` }, s);
-    }
-  });
-  icon("ore", (s) => {
-    el("path", { d: "M2,16 l4,-9 l6,-4 l6,7 l-1,6 z", fill: "#6f7a86", stroke: "#3f4750", "stroke-width": 0.8 }, s);
-    el("path", { d: "M6,7 l6,-4 l1,6 z", fill: "#a9b3bd" }, s);
-  });
+  for (const [name, draw] of Object.entries(ICONS)) draw(el("symbol", { id: `${prefix}icon-${name}`, viewBox: "0 0 20 20" }, defs));
   return defs;
 }
 
 // ---- the board ---------------------------------------------------------------------------------------------
 
 export function renderBoard(svg, view, options = {}) {
-  const { legal = [], onAction = () => {}, seatColors = SEAT_COLORS, chooseVictim = null, recent = null } = options;
+  const {
+    legal = [], onAction = () => {}, seatColors = SEAT_COLORS, chooseVictim = null, chooseBuild = null, onSelect = null,
+    recent = null,
+  } = options;
   if (!svg.dataset.boardPrefix) svg.dataset.boardPrefix = `b${++boardCount}-`;
   const prefix = svg.dataset.boardPrefix;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -180,8 +204,9 @@ export function renderBoard(svg, view, options = {}) {
   const layers = {
     hexes: layer("hexes"), harbours: layer("harbours"), tokens: layer("tokens"), lines: layer("trade-lines"),
     edges: layer("edges"), vertices: layer("vertices"), markers: layer("markers"), recent: layer("recent"),
-    legal: layer("legal"),
+    hover: layer("hover"), legal: layer("legal"),
   };
+  drawn.set(svg, { ctx, layer: layers.hover });
 
   drawHexes(layers, board, frame, ctx, view.dice);
   drawHarbours(layers.harbours, posts, ctx);
@@ -193,11 +218,11 @@ export function renderBoard(svg, view, options = {}) {
   drawIslandBonuses(layers.vertices, view, ctx);
   if (board.robber !== null && board.robber !== undefined && hexes.has(board.robber)) drawRobber(layers.markers, hexes.get(board.robber));
   if (board.pirate !== null && board.pirate !== undefined && hexes.has(board.pirate)) drawPirate(layers.markers, hexes.get(board.pirate), posts);
-  if (recent) drawRecent(layers.recent, recent, ctx);
+  if (recent) drawMarks(layers.recent, recent, ctx, "recent-mark");
 
   const redrawLegal = () => {
     while (layers.legal.firstChild) layers.legal.removeChild(layers.legal.firstChild);
-    drawLegal(layers.legal, legal, { ...ctx, onAction, chooseVictim, svg, redrawLegal });
+    drawLegal(layers.legal, legal, { ...ctx, onAction, chooseVictim, chooseBuild, onSelect, svg, redrawLegal });
   };
   redrawLegal();
 }
@@ -413,22 +438,30 @@ function drawPirate(layer, h, posts) {
   el("path", { d: "M-4,-2.5 L4,-5 M-4,-5 L4,-2.5", stroke: "#f2f2f2", "stroke-width": 1 }, g);
 }
 
-function drawRecent(layer, recent, ctx) {
+// Mark a place on the board while a log line about it is hovered (null clears it).
+export function highlightPlace(svg, place) {
+  const board = drawn.get(svg);
+  if (!board) return;
+  while (board.layer.firstChild) board.layer.removeChild(board.layer.firstChild);
+  if (place) drawMarks(board.layer, place, board.ctx, "hover-mark");
+}
+
+function drawMarks(layer, recent, ctx, cls) {
   for (const id of recent.vertices || []) {
     if (!ctx.vertices.has(id)) continue;
     const [x, y] = vertexPoint(ctx.vertices.get(id));
-    el("circle", { cx: x, cy: y, r: 15, class: "recent-mark" }, layer);
+    el("circle", { cx: x, cy: y, r: 15, class: cls }, layer);
   }
   for (const id of recent.edges || []) {
     if (!ctx.edges.has(id)) continue;
     const [p, q] = inner(edgeEnds(id, ctx), 0.1);
-    el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "recent-mark", "stroke-linecap": "round" }, layer);
+    el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: cls, "stroke-linecap": "round" }, layer);
   }
   for (const id of recent.hexes || []) {
     const h = ctx.hexes.get(id);
     if (!h) continue;
     const [cx, cy] = hexCenter(h.q, h.r);
-    el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), class: "recent-mark" }, layer);
+    el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), class: cls }, layer);
   }
 }
 
@@ -528,10 +561,23 @@ function drawLegal(layer, legal, ctx) {
     hexSpot(layer, first.hex, first.type === "move_pirate" ? "sea-spot" : "land-spot", attrs, label, fire, ctx);
   }
 
+  // A coastal edge may take a road or a ship: one spot that asks which (two spots there would hide one another).
+  const byEdge = new Map();
   for (const action of edgeActions) {
-    const ship = action.type === "build_ship";
-    edgeSpot(layer, action.edge, ship ? "ship-spot" : "road-spot", { "data-action": JSON.stringify(action) },
-      t(ship ? "spot_build_ship" : "spot_build_road"), () => ctx.onAction(action), ctx);
+    if (!byEdge.has(action.edge)) byEdge.set(action.edge, []);
+    byEdge.get(action.edge).push(action);
+  }
+  for (const [edge, actions] of byEdge) {
+    if (actions.length > 1 && ctx.chooseBuild) {
+      edgeSpot(layer, edge, "road-ship-spot", { "data-actions": JSON.stringify(actions) }, t("spot_road_or_ship"),
+        () => ctx.chooseBuild(actions), ctx);
+      continue;
+    }
+    for (const action of actions) {
+      const ship = action.type === "build_ship";
+      edgeSpot(layer, edge, ship ? "ship-spot" : "road-spot", { "data-action": JSON.stringify(action) },
+        t(ship ? "spot_build_ship" : "spot_build_road"), () => ctx.onAction(action), ctx);
+    }
   }
 
   if (shipMoves.length) {
@@ -542,6 +588,7 @@ function drawLegal(layer, legal, ctx) {
           if (shipSelection.get(ctx.svg) === from) shipSelection.delete(ctx.svg);
           else shipSelection.set(ctx.svg, from);
           ctx.redrawLegal();
+          if (ctx.onSelect) ctx.onSelect();
         }, ctx);
     }
     if (selected !== undefined) {

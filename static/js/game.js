@@ -3,8 +3,8 @@
 // Every server frame that changes the game carries `seq`. An update whose seq is not the next one, a reconnect,
 // or a "lobby" frame makes the client ask for the full state ({"type": "sync"}); the game log is filled from
 // the moves API for whatever the socket did not deliver.
-import { renderBoard, SEAT_COLORS } from "./board.js";
-import { t } from "./i18n.js";
+import { highlightPlace, renderBoard, resourceIcon, selectedShip, SEAT_COLORS } from "./board.js";
+import { t, tParts } from "./i18n.js";
 
 const RESOURCES = ["lumber", "brick", "wool", "grain", "ore"];
 const DEVELOPMENT_CARDS = ["knight", "road_building", "year_of_plenty", "monopoly", "victory_point"];
@@ -17,6 +17,7 @@ const PLAY_BUTTONS = {
 const LOG_LIMIT = 400;
 const MOVE_TIMEOUT_MS = 10000;
 const HEARTBEAT_MS = 25000;
+const CAPTION_MS = 2600;
 
 const root = document.getElementById("game-root") || document.body;
 const gameId = root.dataset.gameId || document.body.dataset.gameId;
@@ -47,7 +48,10 @@ const app = {
   dialog: null,
   autoOpened: new Set(),
   playing: false,
-  centred: false,
+  zoom: 1,
+  build: null,
+  deadline: null,
+  turnSeconds: null,
 };
 
 // ---- small helpers ------------------------------------------------------------------------------------------
@@ -58,6 +62,8 @@ function node(tag, attrs = {}, ...children) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") n.className = v;
     else if (k === "text") n.textContent = v;
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes.
+    else if (k === "style") n.style.cssText = v;
     else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
     else n.setAttribute(k, v === true ? "" : v);
   }
@@ -119,7 +125,7 @@ function connect() {
   socket.addEventListener("open", () => {
     app.retries = 0;
     app.lastFrameAt = Date.now();
-    setConnection("connected");
+    setConnection(app.view && app.view.phase === "game_over" ? "ended" : "connected");
     // The server sends the full state on connect; ask for it only if it does not come.
     clearTimeout(app.syncTimer);
     app.syncRequested = 0;
@@ -147,7 +153,47 @@ function connect() {
   });
 }
 
+// Without a socket (Redis down, a proxy that refuses WebSockets) the page still shows the game: its state comes
+// over HTTP on every reconnect attempt, and moves go by the REST API.
+async function loadOverHttp() {
+  try {
+    const response = await fetch(apiUrl(""), { headers: { Accept: "application/json" }, credentials: "same-origin" });
+    if (!response.ok) return;
+    const data = await response.json();
+    if (!app.socket) handle({ ...data, type: "state" });
+  } catch (error) {
+    // Offline altogether: the next attempt tries again.
+  }
+}
+
+function csrfToken() {
+  const cookie = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
+  if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+  const field = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return field ? field.value : "";
+}
+
+async function submitOverHttp(action, key) {
+  try {
+    const response = await fetch(apiUrl("moves/"), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ action, expected_seq: app.seq, idempotency_key: key }),
+    });
+    const data = await response.json();
+    if (response.ok) handle({ ...data.game, type: "state" });
+    else {
+      flash(data.message || t("offline"));
+      loadOverHttp();
+    }
+  } catch (error) {
+    flash(t("offline"));
+  }
+}
+
 function scheduleReconnect() {
+  loadOverHttp();
   clearTimeout(app.reconnectTimer);
   const delay = Math.min(15000, 500 * 2 ** app.retries) * (0.75 + Math.random() * 0.5);
   app.retries += 1;
@@ -184,9 +230,11 @@ function setConnection(state) {
 
 function submit(action) {
   if (app.awaiting) return;
+  app.build = null;
   const key = randomKey();
   if (!send({ type: "move", action, seq: app.seq, key })) {
-    flash(t("offline"));
+    closeDialog();
+    submitOverHttp(action, key);
     return;
   }
   app.awaiting = {
@@ -225,7 +273,9 @@ function handle(frame) {
       app.status = frame.status;
       app.seed = frame.seed ?? null;
       app.seedCommitment = frame.seed_commitment ?? null;
+      takeClock(frame);
       render();
+      if (app.view && app.view.phase === "game_over") setConnection("ended");
       if (app.loggedSeq < app.seq) fetchLog();
       break;
     case "update":
@@ -248,9 +298,12 @@ function handle(frame) {
       app.view = frame.view;
       app.legal = frame.legal || [];
       app.recent = recentPieces(frame.events || []);
+      takeClock(frame);
       logMove(frame.seq, frame.events || []);
+      showCaption(frame.seq, frame.events || []);
       render();
       if (app.view.phase === "game_over" && app.status !== "finished") requestSync();
+      if (app.view.phase === "game_over") setConnection("ended");
       break;
     case "ack":
       if (app.awaiting && frame.key === app.awaiting.key && (frame.duplicate || frame.seq <= app.seq)) {
@@ -264,6 +317,12 @@ function handle(frame) {
       break;
     case "chat":
       addChat(frame);
+      break;
+    case "chat_hidden":
+      chatHidden(frame);
+      break;
+    case "reported":
+      flash(gettext("Thank you: a moderator will look at your report."));
       break;
     case "lobby":
       requestSync();
@@ -290,6 +349,30 @@ function recentPieces(events) {
   return recent;
 }
 
+// ---- the live turn clock ------------------------------------------------------------------------------------
+
+// State and update frames carry the turn's deadline (ISO time, or null) and the game's time per turn.
+function takeClock(frame) {
+  if ("deadline" in frame) app.deadline = frame.deadline ? Date.parse(frame.deadline) : null;
+  if ("turn_seconds" in frame) app.turnSeconds = frame.turn_seconds || null;
+  renderClock();
+}
+
+// Shown to everyone while a live turn runs against the clock; a warning in its last fifth (and last 10 s).
+function renderClock() {
+  const clock = $("turn-clock");
+  const view = app.view;
+  const running = app.deadline && app.turnSeconds && view && view.phase !== "game_over" && app.status === "active";
+  clock.hidden = !running;
+  if (!running) return;
+  const left = Math.max(0, Math.ceil((app.deadline - Date.now()) / 1000));
+  const warn = left <= Math.max(10, app.turnSeconds / 5);
+  clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  clock.dataset.left = left;
+  clock.dataset.warn = warn ? "yes" : "no";
+  clock.title = t(warn ? "clock_warning" : "clock_title", { who: view.to_move.map(seatName).join(", ") });
+}
+
 // ---- rendering ----------------------------------------------------------------------------------------------
 
 function render() {
@@ -297,23 +380,20 @@ function render() {
   if (!view) return;
   root.dataset.phase = view.phase;
   renderBoard($("board"), view, {
-    legal: app.awaiting ? [] : app.legal,
+    legal: boardLegal(),
     onAction: submit,
     seatColors: SEAT_COLORS,
     chooseVictim: openVictims,
+    chooseBuild: openBuildChoice,
+    onSelect: renderPrompt,
     recent: app.recent,
   });
   app.recent = null;
-  if (!app.centred) {
-    // A board wider than a phone scrolls sideways; start from its middle.
-    const wrap = $("board").parentElement;
-    wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
-    app.centred = true;
-  }
   renderPrompt();
   renderActions();
   renderTrade();
   renderHand();
+  renderCosts();
   renderPlayers();
   renderDice();
   renderBank();
@@ -339,6 +419,7 @@ function promptText() {
       return pending.length ? t("prompt_trade_wait", { who: pending.map(seatName).join(", ") }) : t("prompt_trade_decide");
     }
     if (trade) return t("prompt_trade_answer", { who: seatName(trade.from) });
+    if (selectedShip($("board")) !== undefined) return t("prompt_move_ship_to");
     switch (view.phase) {
       case "setup_settlement": {
         const placed = view.pieces.settlements.filter((s) => s.seat === app.yourSeat).length;
@@ -374,33 +455,117 @@ function promptText() {
 function renderPrompt() {
   const prompt = $("prompt");
   const mine = isMyMove();
-  prompt.textContent = promptText();
+  $("prompt-text").textContent = promptText();
   prompt.dataset.mine = mine ? "yes" : "no";
   document.title = `${mine ? "● " : ""}${document.title.replace(/^● /, "")}`;
 }
 
+const COSTS = {
+  road: { lumber: 1, brick: 1 },
+  ship: { lumber: 1, wool: 1 },
+  settlement: { lumber: 1, brick: 1, wool: 1, grain: 1 },
+  city: { grain: 2, ore: 3 },
+  development: { wool: 1, grain: 1, ore: 1 },
+};
+// [piece, the legal action that builds it, its key in the seat's supply]
+const BUILDS = [["road", "build_road", "roads"], ["ship", "build_ship", "ships"],
+  ["settlement", "build_settlement", "settlements"], ["city", "build_city", "cities"]];
+
+function missingCards(cost) {
+  const mine = me();
+  const missing = {};
+  for (const [r, n] of Object.entries(cost)) if (mine.resources[r] < n) missing[r] = n - mine.resources[r];
+  return missing;
+}
+
+// Why the seat cannot take a main-phase action now (null when it can): the reason a greyed button shows.
+function mainReason(cost = null) {
+  const view = app.view;
+  if (app.awaiting) return t("prompt_sending");
+  if (view.current !== app.yourSeat || !view.to_move.includes(app.yourSeat)) return t("why_not_your_turn");
+  if (view.phase === "roll") return t("why_roll_first");
+  if (view.phase !== "main") return t("why_finish_step");
+  if (view.trade) return t("why_trade_open");
+  if (cost) {
+    const missing = missingCards(cost);
+    if (total(missing)) return t("why_missing", { cards: cardsText(missing) });
+  }
+  return null;
+}
+
+function buildReason(piece, type, supplyKey) {
+  // Outside the main phase (setup, free roads) the lit spots are the only choice: the buttons do not filter them.
+  if (has(type) && app.view.phase !== "main") return t("why_use_spots");
+  if (has(type)) return null;
+  const reason = mainReason(COSTS[piece]);
+  if (reason) return reason;
+  if (!me().supply[supplyKey]) return t("why_no_pieces", { pieces: t(supplyKey) });
+  return t("why_no_place");
+}
+
+// The action bar keeps one set of buttons for a seated player; those that cannot be used now are greyed and
+// say why (title and a visually hidden note), rather than appearing and vanishing.
 function renderActions() {
   const bar = $("actions");
   const view = app.view;
   bar.replaceChildren();
-  if (app.awaiting || view.phase === "game_over") return;
-  const add = (id, label, onclick, extra = "") => bar.append(button(label, onclick, { id, class: `button ${extra}` }));
   const mine = me();
-  if (has("roll")) add("btn-roll", t("roll"), () => submit({ type: "roll" }), "primary");
-  if (mine && view.phase === "discard" && mine.discards_owed) add("btn-discard", t("discard_open", { n: mine.discards_owed }), () => openBundle("discard"), "primary");
-  if (mine && view.phase === "gold" && mine.gold_owed) add("btn-gold", t("gold_open", { n: mine.gold_owed }), () => openBundle("gold"), "primary");
-  if (has("buy_development")) add("btn-buy-dev", t("buy_development"), () => submit({ type: "buy_development" }));
-  if (has("trade_bank")) add("btn-trade-bank", t("trade_bank"), openBankTrade);
-  if (view.phase === "main" && has("end_turn") && !view.trade && mine && mine.resource_count) {
-    add("btn-offer-trade", t("offer_trade"), () => openOffer("offer"));
+  if (!mine || view.phase === "game_over") return;
+  const add = (id, label, onclick, extra = "", reason = null, attrs = {}) => {
+    const b = button(label, onclick, { id, class: `button ${extra}`, disabled: Boolean(reason), title: reason, ...attrs });
+    if (reason) b.dataset.reason = reason;
+    bar.append(b);
+    return b;
+  };
+  const phaseReason = (type) => (has(type) ? null : mainReason() || t("why_finish_step"));
+  if (view.phase === "discard" && mine.discards_owed) add("btn-discard", t("discard_open", { n: mine.discards_owed }), () => openBundle("discard"), "primary");
+  if (view.phase === "gold" && mine.gold_owed) add("btn-gold", t("gold_open", { n: mine.gold_owed }), () => openBundle("gold"), "primary");
+  add("btn-roll", t("roll"), () => submit({ type: "roll" }), has("roll") ? "primary" : "",
+    has("roll") ? null : app.awaiting ? t("prompt_sending") : view.phase === "roll" && view.current === app.yourSeat ? t("why_finish_step") : t("why_rolled"));
+  if (!app.build || !has(app.build)) app.build = null;
+  for (const [piece, type, supplyKey] of BUILDS) {
+    if (piece === "ship" && !view.seafarers) continue;
+    const reason = buildReason(piece, type, supplyKey);
+    add(`btn-build-${piece}`, t(`build_${piece}`), () => {
+      app.build = app.build === type ? null : type;
+      render();
+    }, "build", reason, { "aria-pressed": String(app.build === type), "data-cost": cardsText(COSTS[piece]) });
   }
+  let devReason = has("buy_development") ? null : mainReason(COSTS.development);
+  if (!devReason && !has("buy_development")) devReason = t("why_deck_empty");
+  add("btn-buy-dev", t("buy_development"), () => submit({ type: "buy_development" }), "build", devReason);
+  add("btn-trade-bank", t("trade_bank"), openBankTrade, "", has("trade_bank") ? null : mainReason() || t("why_bank"));
+  const canOffer = view.phase === "main" && has("end_turn") && !view.trade && mine.resource_count;
+  add("btn-offer-trade", t("offer_trade"), () => openOffer("offer"), "",
+    canOffer ? null : mainReason() || t("why_no_cards"));
   for (const [type, id] of Object.entries(PLAY_BUTTONS)) {
     if (!has(type)) continue;
     const card = type.replace("play_", "");
     const open = { play_year_of_plenty: openPlenty, play_monopoly: openMonopoly }[type];
     add(id, t("play_card", { card: t(card) }), open || (() => submit({ type })), "card-action");
   }
-  if (has("end_turn")) add("btn-end-turn", t("end_turn"), () => submit({ type: "end_turn" }), "end-turn");
+  add("btn-end-turn", t("end_turn"), () => submit({ type: "end_turn" }), "end-turn", phaseReason("end_turn"));
+}
+
+// The spots on the board: in the main phase, building spots only for the piece whose Build button is pressed.
+function boardLegal() {
+  if (app.awaiting) return [];
+  if (app.view.phase !== "main") return app.legal;
+  return app.legal.filter((a) => !a.type.startsWith("build_") || a.type === app.build);
+}
+
+function renderCosts() {
+  const list = $("costs");
+  if (!list || list.childElementCount) return;
+  for (const [piece, cost] of Object.entries(COSTS)) {
+    if (piece === "ship" && !app.view.seafarers) continue;
+    const chips = Object.entries(cost).flatMap(([r, n]) => Array.from({ length: n }, () =>
+      node("span", { class: `cost-chip res-${r}`, title: t(r), "aria-label": t(r) }, resourceIcon(r))));
+    list.append(node("li", { "data-piece": piece },
+      node("span", { class: "cost-name", text: t(piece === "development" ? "development_card" : `build_${piece}`) }),
+      node("span", { class: "cost-cards" }, ...chips),
+      node("span", { class: "cost-gain muted small", text: t(`gain_${piece}`) })));
+  }
 }
 
 function renderHand() {
@@ -479,9 +644,21 @@ function renderPlayers() {
     if (s.victory_point_tokens) badges.append(node("span", { class: "badge tokens", text: t("vp_tokens", { n: s.victory_point_tokens }) }));
     if (s.discards_owed) badges.append(node("span", { class: "badge warn", text: t("owes_discard", { n: s.discards_owed }) }));
     if (s.gold_owed) badges.append(node("span", { class: "badge gold", text: t("owes_gold", { n: s.gold_owed }) }));
+    // Play by email: each seat's own deadline and vacation, in the viewer's time zone.
+    const away = seatInfo && seatInfo.vacation_until && Date.parse(seatInfo.vacation_until) > Date.now();
+    if (away) badges.append(node("span", { class: "badge away", text: t("away_until", { when: localTime(seatInfo.vacation_until) }) }));
+    if (seatInfo && seatInfo.deadline && view.to_move.includes(s.seat)) {
+      badges.append(node("span", { class: "badge deadline", text: t("plays_before", { when: localTime(seatInfo.deadline) }) }));
+    }
     if (badges.childElementCount) item.append(badges);
     list.append(item);
   }
+}
+
+function localTime(iso) {
+  return new Date(iso).toLocaleString(document.documentElement.lang || undefined, {
+    weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+  });
 }
 
 const PIP_LAYOUT = {
@@ -509,6 +686,13 @@ function die(value) {
 function renderDice() {
   const box = $("dice");
   const dice = app.view.dice;
+  const chip = $("last-roll");
+  chip.hidden = !dice;
+  if (dice) {
+    chip.replaceChildren(die(dice[0]), die(dice[1]), node("span", { text: String(dice[0] + dice[1]) }));
+    chip.classList.toggle("seven", dice[0] + dice[1] === 7);
+    chip.title = t("last_roll", { a: dice[0], b: dice[1], sum: dice[0] + dice[1] });
+  }
   box.replaceChildren();
   if (!dice) {
     box.append(node("span", { class: "muted", text: t("no_roll_yet") }));
@@ -735,6 +919,23 @@ function openVictims(actions) {
   });
 }
 
+// One coastal edge, a road or a ship: the player says which.
+function openBuildChoice(actions) {
+  openDialog({
+    kind: "road-or-ship",
+    title: t("road_or_ship_title"),
+    valid: () => actions.every((a) => app.legal.some((b) => JSON.stringify(a) === JSON.stringify(b))),
+    build: (box) => {
+      const list = node("div", { class: "choice-list" });
+      for (const action of actions) {
+        const kind = action.type === "build_ship" ? "ship" : "road";
+        list.append(button(t(`build_${kind}_here`), () => submit(action), { class: "button choice", id: `choose-${kind}` }));
+      }
+      box.append(list);
+    },
+  });
+}
+
 function openPlenty() {
   const options = app.legal.filter((a) => a.type === "play_year_of_plenty");
   if (!options.length) return;
@@ -859,7 +1060,10 @@ function openOffer(mode) {
     list.refresh();
     const overlap = RESOURCES.some((r) => give[r] && get[r]);
     const ok = total(give) > 0 && total(get) > 0 && !overlap && (mode === "counter" || targets.size > 0);
-    summary.textContent = overlap ? t("offer_overlap") : t("offer_summary", { give: cardsText(give), get: cardsText(get) });
+    // Never "you give nothing and get nothing": an empty side asks for cards instead.
+    if (overlap) summary.textContent = t("offer_overlap");
+    else if (!total(give) || !total(get)) summary.textContent = t("offer_pick");
+    else summary.textContent = t("offer_summary", { give: cardsText(give), get: cardsText(get) });
     confirm.disabled = !ok;
   };
   openDialog({
@@ -961,7 +1165,9 @@ function renderGameOver() {
   body.append(table, node("h3", { text: t("histogram") }), histogram(view.dice_history),
     node("p", { class: "muted small", text: t("histogram_legend") }));
   if (app.seed !== null && app.seed !== undefined) {
-    body.append(node("p", { class: "muted small", id: "seed" , text: t("seed_revealed", { seed: app.seed, commitment: app.seedCommitment || "–" }) }));
+    // The seed arrives as a string (62 bits do not fit a JavaScript number) and is shown exactly as sent.
+    body.append(node("p", { class: "muted small", id: "seed" , text: t("seed_revealed", { seed: String(app.seed), commitment: app.seedCommitment || "–" }) }),
+      node("p", { class: "small" }, node("a", { href: `/games/${gameId}/verify/`, text: t("check_dice") })));
   }
   if (justEnded) section.scrollIntoView({ behavior: "smooth", block: "start" });
 }
@@ -1000,52 +1206,155 @@ function appendMove(seq, events) {
   const log = $("game-log");
   const stick = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   const private_ = new Set(events.filter((e) => e.type === "stolen_card").map((e) => `${e.seat}:${e.victim}`));
+  const lines = [];
+  // The first move is the starting player's first settlement.
+  if (seq === 1 && events.length && typeof events[0].seat === "number") {
+    lines.push({ event: events[0], line: { parts: tParts("ev_starts", { who: seatName(events[0].seat) }), cls: "turn" } });
+  }
   for (const event of events) {
     if (event.type === "stole" && private_.has(`${event.seat}:${event.victim}`)) continue;
-    for (const line of describe(event)) {
-      const seat = line.seat ?? event.seat;
-      const item = node("li", { "data-type": event.type, "data-seq": seq, class: line.cls || null });
-      if (typeof seat === "number" && seat >= 0) item.append(swatch(seat));
-      item.append(node("span", { text: line.text }));
-      log.append(item);
+    for (const line of describe(event)) lines.push({ event, line });
+  }
+  const items = [];
+  for (const { event, line } of lines) {
+    const seat = line.seat ?? event.seat;
+    const item = node("li", { "data-type": event.type, "data-seq": seq, class: line.cls || null });
+    if (typeof seat === "number" && seat >= 0) item.append(swatch(seat));
+    item.append(node("span", {}, ...(line.parts || [line.text])));
+    if (line.place) {
+      // Hovering (or focusing) the line shows its place on the board.
+      item.dataset.place = JSON.stringify(line.place);
+      item.tabIndex = 0;
+      item.classList.add("has-place");
+      const show = () => highlightPlace($("board"), line.place);
+      const hide = () => highlightPlace($("board"), null);
+      item.addEventListener("mouseenter", show);
+      item.addEventListener("focus", show);
+      item.addEventListener("mouseleave", hide);
+      item.addEventListener("blur", hide);
     }
+    log.append(item);
+    items.push(item);
   }
   while (log.childElementCount > LOG_LIMIT) log.firstElementChild.remove();
   if (stick) log.scrollTop = log.scrollHeight;
+  return items;
+}
+
+// Another seat's move, said in a short caption over the board as it lands (its pieces are marked meanwhile).
+function showCaption(seq, events) {
+  const caption = $("caption");
+  const mover = events.length ? events[0].seat : null;
+  if (!caption || typeof mover !== "number" || mover === app.yourSeat) return;
+  const lines = events.filter((e) => e.type !== "stolen_card").flatMap(describe).slice(0, 3);
+  if (!lines.length) return;
+  caption.replaceChildren(...lines.map((line) => node("div", {}, swatch(line.seat ?? mover), ...(line.parts || [line.text]))));
+  caption.hidden = false;
+  caption.dataset.seat = mover;
+  caption.dataset.seq = seq;
+  caption.classList.remove("fade");
+  clearTimeout(showCaption.timer);
+  showCaption.timer = setTimeout(() => caption.classList.add("fade"), CAPTION_MS);
+}
+
+// ---- places: hexes, corners and edges named from the land around them ---------------------------------------
+
+// A corner of a hex on the vertex lattice, relative to the hex's centre (2q + r, 3r).
+const CORNERS = new Set(["0,-2", "1,-1", "1,1", "0,2", "-1,1", "-1,-1"]);
+
+function hexesAtVertex(vertexId) {
+  const board = app.view.board;
+  const v = board.vertices[vertexId];
+  if (!v) return [];
+  return board.hexes.filter((h) => CORNERS.has(`${v.x - (2 * h.q + h.r)},${v.y - 3 * h.r}`)).map((h) => h.id);
 }
 
 function placeName(hexId) {
-  const h = app.view && app.view.board.hexes.find((x) => x.id === hexId);
+  const hexes = app.view ? app.view.board.hexes : [];
+  const h = hexes.find((x) => x.id === hexId);
   if (!h) return "";
-  return h.token ? `${t(`terrain_${h.terrain}`)} ${h.token}` : t(`terrain_${h.terrain}`);
+  const base = h.token ? `${t(`terrain_${h.terrain}`)} ${h.token}` : t(`terrain_${h.terrain}`);
+  if (h.terrain === "sea") return base;
+  // Two hexes may share terrain and number: number them in board order so that every name is one place.
+  const twins = hexes.filter((x) => x.terrain === h.terrain && x.token === h.token);
+  return twins.length > 1 ? `${base} (${twins.indexOf(h) + 1})` : base;
 }
 
-// One event → zero or more log lines, each {text, seat?, cls?}.
+function landNames(hexIds) {
+  const land = hexIds.filter((id) => {
+    const h = app.view.board.hexes.find((x) => x.id === id);
+    return h && h.terrain !== "sea" && h.terrain !== "fog";
+  });
+  return land.map(placeName).join(" / ");
+}
+
+function vertexPlace(vertexId) {
+  return landNames(hexesAtVertex(vertexId)) || t("place_sea");
+}
+
+function edgePlace(edgeId) {
+  const edge = app.view.board.edges[edgeId];
+  if (!edge) return "";
+  const [a, b] = edge.vertices.map(hexesAtVertex);
+  const shared = a.filter((id) => b.includes(id));
+  const land = landNames(shared);
+  if (land) return land;
+  const near = landNames([...new Set([...a, ...b])]);
+  return near ? t("place_near", { place: near }) : t("place_sea");
+}
+
+// "2 [icon] Lumber, 1 [icon] Ore" with the resources' icons, for log lines.
+function cardsNodes(cards) {
+  const parts = RESOURCES.filter((r) => cards && cards[r]);
+  if (!parts.length) return document.createTextNode(t("nothing"));
+  const span = node("span", { class: "cards" });
+  parts.forEach((r, i) => {
+    if (i) span.append(", ");
+    span.append(node("span", { class: `card-count res-${r}` }, `${cards[r]} `, resourceIcon(r), ` ${t(r)}`));
+  });
+  return span;
+}
+
+function resourceNode(r) {
+  return node("span", { class: `card-count res-${r}` }, resourceIcon(r), ` ${t(r)}`);
+}
+
+// One event → zero or more log lines, each {parts (strings and nodes) or text, seat?, cls?, place?}; a place is
+// {vertices, edges, hexes} to show on the board when the line is hovered.
 function describe(e) {
   const who = seatName(e.seat);
-  const line = (key, params = {}, extra = {}) => [{ text: t(key, { who, ...params }), ...extra }];
+  const line = (key, params = {}, extra = {}) => [{ parts: tParts(key, { who, ...params }), ...extra }];
+  const seatLine = (seat, key, params) => ({ seat: Number(seat), parts: tParts(key, { who: seatName(Number(seat)), ...params }) });
   switch (e.type) {
     case "rolled":
       return line("ev_rolled", { sum: e.dice[0] + e.dice[1], a: e.dice[0], b: e.dice[1] }, { cls: "roll" });
     case "produced": {
       const entries = Object.entries(e.gains || {});
       if (!entries.length) return [{ text: t("ev_produced_none"), cls: "muted" }];
-      return entries.map(([seat, gains]) => ({ seat: Number(seat), text: t("ev_produced", { who: seatName(Number(seat)), cards: cardsText(gains) }) }));
+      return entries.map(([seat, gains]) => seatLine(seat, "ev_produced", { cards: cardsNodes(gains) }));
     }
     case "starting_resources":
-      return line("ev_starting_resources", { cards: cardsText(e.resources) });
+      return line("ev_starting_resources", { cards: cardsNodes(e.resources) });
     case "must_discard":
-      return Object.entries(e.counts).map(([seat, n]) => ({ seat: Number(seat), text: t("ev_must_discard", { who: seatName(Number(seat)), n }) }));
+      return Object.entries(e.counts).map(([seat, n]) => seatLine(seat, "ev_must_discard", { n }));
     case "discarded":
-      return line("ev_discarded", { cards: cardsText(e.cards) });
+      return line("ev_discarded", { cards: cardsNodes(e.cards) });
+    case "built_settlement":
+    case "built_city":
+      return line(`ev_${e.type}`, { place: vertexPlace(e.vertex) }, { place: { vertices: [e.vertex] } });
+    case "built_road":
+    case "built_ship":
+      return line(`ev_${e.type}`, { place: edgePlace(e.edge) }, { place: { edges: [e.edge] } });
+    case "moved_ship":
+      return line("ev_moved_ship", { place: edgePlace(e.to) }, { place: { edges: [e.to] } });
     case "moved_robber":
     case "moved_pirate":
-      return line(`ev_${e.type}`, { place: placeName(e.hex) });
+      return line(`ev_${e.type}`, { place: placeName(e.hex) }, { place: { hexes: [e.hex] } });
     case "stole":
       return line("ev_stole", { victim: seatName(e.victim) });
     case "stolen_card":
-      if (e.seat === app.yourSeat) return line("ev_stolen_card_thief", { victim: seatName(e.victim), resource: t(e.resource) });
-      return line("ev_stolen_card_victim", { resource: t(e.resource) });
+      if (e.seat === app.yourSeat) return line("ev_stolen_card_thief", { victim: seatName(e.victim), resource: resourceNode(e.resource) });
+      return line("ev_stolen_card_victim", { resource: resourceNode(e.resource) });
     case "longest_road":
     case "largest_army":
       if (e.seat === null || e.seat === undefined || e.seat < 0) return [{ text: t(`ev_${e.type}_none`) }];
@@ -1053,28 +1362,35 @@ function describe(e) {
     case "drew_development":
       return line("ev_drew_development", { card: t(e.card) });
     case "played_year_of_plenty":
-      return line("ev_played_year_of_plenty", { cards: e.resources.map((r) => t(r)).join(" + ") });
-    case "played_monopoly":
-      return line("ev_played_monopoly", { resource: t(e.resource), n: e.taken ?? 0 });
+      return line("ev_played_year_of_plenty", { cards: cardsNodes(Object.fromEntries(RESOURCES.map((r) => [r, e.resources.filter((x) => x === r).length]))) });
+    case "played_monopoly": {
+      // `taken` maps each victim's seat to how many cards of the resource they gave up.
+      const taken = Object.entries(e.taken || {}).filter(([, n]) => n > 0);
+      if (!taken.length) return line("ev_played_monopoly_none", { resource: resourceNode(e.resource) });
+      const n = taken.reduce((sum, [, k]) => sum + k, 0);
+      const from = taken.map(([seat, k]) => t("victim_count", { who: seatName(Number(seat)), n: k })).join(", ");
+      return line("ev_played_monopoly", { resource: resourceNode(e.resource), n, from });
+    }
     case "traded_bank":
-      return line("ev_traded_bank", { n: e.count, give: t(e.give), get: t(e.get) });
+      return line("ev_traded_bank", { n: e.count, give: resourceNode(e.give), get: resourceNode(e.get) });
     case "trade_offered":
-      return line("ev_trade_offered", { give: cardsText(e.give), get: cardsText(e.get), to: (e.to || []).map(seatName).join(", ") });
+      return line("ev_trade_offered", { give: cardsNodes(e.give), get: cardsNodes(e.get), to: (e.to || []).map(seatName).join(", ") });
     case "trade_reply":
-      if (e.reply === "counter") return line("ev_trade_counter", { give: cardsText(e.give), get: cardsText(e.get) });
+      // Counter terms are stored from the offering player's side: the one who counters gives `get`.
+      if (e.reply === "counter") return line("ev_trade_counter", { give: cardsNodes(e.get), get: cardsNodes(e.give) });
       return line(`ev_trade_${e.reply}`);
     case "traded":
-      return line("ev_traded", { partner: seatName(e.partner), give: cardsText(e.give), get: cardsText(e.get) });
+      return line("ev_traded", { partner: seatName(e.partner), give: cardsNodes(e.give), get: cardsNodes(e.get) });
     case "turn_ended":
       return [{ seat: e.next, text: t("ev_turn", { who: seatName(e.next) }), cls: "turn" }];
     case "game_won":
       return line("ev_game_won", { n: (e.victory_points || {})[String(e.seat)] ?? "" }, { cls: "won" });
     case "gold_owed":
-      return Object.entries(e.counts).map(([seat, n]) => ({ seat: Number(seat), text: t("ev_gold_owed", { who: seatName(Number(seat)), n }) }));
+      return Object.entries(e.counts).map(([seat, n]) => seatLine(seat, "ev_gold_owed", { n }));
     case "chose_gold":
-      return line("ev_chose_gold", { cards: cardsText(e.cards) });
+      return line("ev_chose_gold", { cards: cardsNodes(e.cards) });
     case "revealed":
-      return line(e.token ? "ev_revealed_token" : "ev_revealed", { terrain: t(`terrain_${e.terrain}`), n: e.token });
+      return line(e.token ? "ev_revealed_token" : "ev_revealed", { terrain: t(`terrain_${e.terrain}`), n: e.token }, { place: { hexes: [e.hex] } });
     case "token_drawn":
       return line("ev_token_drawn", { n: e.token });
     case "moved_token":
@@ -1123,9 +1439,33 @@ function renderChat() {
     item.append(node("strong", { text: message.user || t("someone") }));
     // textContent, never innerHTML: chat text is whatever a player typed.
     item.append(node("span", { class: message.hidden ? "chat-text muted" : "chat-text", text: message.hidden ? t("chat_hidden") : message.text }));
+    if (app.yourSeat !== null && !message.hidden) item.append(reportButton(message));
     list.append(item);
   }
   if (stick) list.scrollTop = list.scrollHeight;
+}
+
+// The moderation strings live here, beside the chat code that uses them (extracted by `make messages`).
+const gettext = window.gettext || ((text) => text);
+
+// A moderator hid or showed a message again: every open page follows at once.
+function chatHidden(frame) {
+  const message = app.chat.get(frame.id);
+  if (!message) return;
+  message.hidden = frame.hidden;
+  if (!frame.hidden) message.text = frame.text;
+  renderChat();
+}
+
+// Players report a message from the chat itself; the server keeps the message, the chat around it and the move.
+function reportButton(message) {
+  const button = node("button", { type: "button", class: "chat-report link", text: gettext("Report"), "data-testid": "chat-report" });
+  button.addEventListener("click", () => {
+    const reason = window.prompt(gettext("What is wrong with this message?"));
+    if (!reason || !reason.trim()) return;
+    if (!send({ type: "report", message_id: message.id, reason: reason.trim().slice(0, 500) })) flash(t("offline"));
+  });
+  return button;
 }
 
 // ---- flash messages -----------------------------------------------------------------------------------------
@@ -1140,7 +1480,27 @@ function flash(text) {
 
 // ---- start --------------------------------------------------------------------------------------------------
 
+// Phones: the board fits the screen's width; zooming enlarges it inside its frame, centred on what was in view.
+const ZOOMS = [1, 1.5, 2, 3];
+
+function setZoom(step) {
+  const index = Math.min(ZOOMS.length - 1, Math.max(0, ZOOMS.indexOf(app.zoom) + step));
+  const wrap = $("board-wrap");
+  const middleX = (wrap.scrollLeft + wrap.clientWidth / 2) / wrap.scrollWidth;
+  const middleY = (wrap.scrollTop + wrap.clientHeight / 2) / wrap.scrollHeight;
+  app.zoom = ZOOMS[index];
+  $("board").style.setProperty("--zoom", String(app.zoom));
+  wrap.scrollLeft = middleX * wrap.scrollWidth - wrap.clientWidth / 2;
+  wrap.scrollTop = middleY * wrap.scrollHeight - wrap.clientHeight / 2;
+  $("zoom-in").disabled = index === ZOOMS.length - 1;
+  $("zoom-out").disabled = index === 0;
+  root.dataset.zoom = String(app.zoom);
+}
+
 function start() {
+  $("zoom-in").addEventListener("click", () => setZoom(1));
+  $("zoom-out").addEventListener("click", () => setZoom(-1));
+  setZoom(0);
   const form = $("chat-form");
   if (form) {
     form.addEventListener("submit", (event) => {
@@ -1166,6 +1526,7 @@ function start() {
     if (document.visibilityState === "visible" && !app.socket) connect();
   });
   setInterval(heartbeat, HEARTBEAT_MS);
+  setInterval(renderClock, 500);
   setConnection("connecting");
   connect();
 }

@@ -22,7 +22,7 @@ def started_game(humans: int = 2, bots: int = 2, **kwargs: Any) -> tuple[Game, l
         **kwargs,
     )
     for user in users[1:]:
-        services.seat_join(game_id=game.pk, user=user)
+        services.seat_join(game_id=game.pk, user=user, invite=game.invite_token)
     services.game_start(game_id=game.pk, user=users[0])
     game.refresh_from_db()
     return game, users

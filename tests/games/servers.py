@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -72,3 +74,27 @@ def stop(server: subprocess.Popen) -> None:
         server.wait(timeout=10)
     except subprocess.TimeoutExpired:
         server.kill()
+
+
+async def open_socket(port: int, game_id: int, user) -> object:
+    """A real WebSocket to a game on the server at `port`, as `user` (None: anonymous), past its first frame."""
+    import websockets  # a dev dependency, only for tests that drive a real server
+
+    headers = {"Origin": f"http://127.0.0.1:{port}"}
+    if user is not None:
+        headers["Cookie"] = f"sessionid={await asyncio.to_thread(session_for, user)}"
+    ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}/", additional_headers=headers)
+    first = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+    assert first["type"] == "state"
+    return ws
+
+
+async def frames_until(ws, until, timeout: float = 10.0) -> list[dict]:
+    """Frames received until `until(frame)` holds (that frame included)."""
+    seen = []
+    async with asyncio.timeout(timeout):
+        while True:
+            frame = json.loads(await ws.recv())
+            seen.append(frame)
+            if until(frame):
+                return seen

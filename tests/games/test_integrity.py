@@ -16,7 +16,7 @@ from django.db import connection
 from django.test import Client
 
 import rules
-from games import broadcast, selectors, services
+from games import outbox, selectors, services
 from games.errors import GameError
 from games.fairness import verify
 from games.models import Game, Move
@@ -102,7 +102,7 @@ def test_provably_fair_dice_replay_confirms_every_roll():
     assert game.status == Game.Status.FINISHED
     result = verify(game)
     assert result["ok"] and result["commitment_ok"] and result["final_state_ok"] and len(result["rolls"]) > 10
-    assert selectors.game_view(game, alice)["seed"] == game.seed
+    assert selectors.game_view(game, alice)["seed"] == str(game.seed)
     page = Client().get(f"/games/{game.pk}/verify/")
     assert page.status_code == 200 and b"rolls verified" in page.content
     call_command("verify_game", str(game.pk), stdout=open(os.devnull, "w"))
@@ -160,9 +160,9 @@ SCENARIO_SEATS = [("base", 4)] + [
 @pytest.mark.parametrize(("scenario", "players"), SCENARIO_SEATS)
 def test_no_payload_carries_hidden_information(scenario, players, monkeypatch):
     captured: list[tuple[str, dict]] = []
-    original = broadcast._send_all
+    original = outbox._send_all
     monkeypatch.setattr(
-        broadcast, "_send_all", lambda messages: (captured.extend(messages), original(messages))
+        outbox, "_send_all", lambda messages: (captured.extend(messages), original(messages))
     )
     game, users = started_game(humans=2, bots=players - 2, scenario=scenario)
     bot = GreedyBot(5)

@@ -3,13 +3,18 @@ reaches moderators and no one else; banned users lose their sockets and their AP
 
 from __future__ import annotations
 
+from datetime import timedelta
+from urllib.parse import urlsplit
+
 import pytest
 from rest_framework.test import APIClient
 
 import rules
-from games import moderation, services
+from games import clock, outbox, selectors, services
 from games.errors import GameError
+from games.frames import everyone_group
 from games.models import AuditEntry, ChatMessage, Game, Move, Report, SeatOffer
+from games.services import moderation
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
 
@@ -72,7 +77,7 @@ def test_extend_deadline(moderator):
 @pytest.mark.django_db(transaction=True)
 def test_a_replaced_seat_is_played_by_the_bot_at_its_next_decision(moderator):
     game, (alice, bob) = started_game(humans=2, bots=1)
-    moderation.seat_replace_with_bot(moderator=moderator, game_id=game.pk, seat_index=1, reason="left")
+    moderation.seat_replace_with_bot(moderator=moderator, game_id=game.pk, user_id=bob.pk, reason="left")
     seat = game.seats.get(index=1)
     assert seat.user is None and seat.bot == "medium" and last_audit().target_user == bob
     # Alice plays her set-up; the bot now places seat 1's pieces on its own.
@@ -81,17 +86,17 @@ def test_a_replaced_seat_is_played_by_the_bot_at_its_next_decision(moderator):
     services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state_of(game), 0)[0])
     assert Move.objects.filter(game=game, seat=1).count() >= 2
     bob.refresh_from_db()
-    assert bob.games_abandoned == 1 and moderation.reliability(bob)["abandoned"] == 1
+    assert bob.games_abandoned == 1 and selectors.reliability(bob)["abandoned"] == 1
 
 
 def test_a_seat_is_handed_to_another_user_who_accepts(moderator):
     game, (alice, bob) = started_game()
     carol = UserFactory()
+    moderation.seat_replace_with_bot(moderator=moderator, game_id=game.pk, user_id=bob.pk, reason="left")
     offer = moderation.seat_offer(moderator=moderator, game_id=game.pk, seat_index=1, user=carol, reason="swap")
-    assert game.seats.get(index=1).user == bob
     with pytest.raises(GameError):
-        moderation.seat_offer_accept(offer_id=offer.pk, user=alice)
-    moderation.seat_offer_accept(offer_id=offer.pk, user=carol)
+        services.seat_offer_accept(offer_id=offer.pk, user=alice)
+    services.seat_offer_accept(offer_id=offer.pk, user=carol)
     assert game.seats.get(index=1).user == carol and SeatOffer.objects.get(pk=offer.pk).accepted_at
 
 
@@ -151,13 +156,13 @@ def test_moderator_api_actions(moderator):
     )
     assert client.get("/api/moderation/games/?status=paused").json()[0]["id"] == game.pk
     assert client.get(f"/api/moderation/users/{alice.pk}/").json()["reliability"]["rate"] is None
-    assert [e["action"] for e in client.get("/api/moderation/audit/").json()] == ["game_paused"]
+    assert [e["action"] for e in client.get("/api/moderation/audit/").json()["results"]] == ["game_paused"]
 
 
 def test_reports_and_the_queue(moderator):
     game, (alice, bob) = started_game()
     message = services.chat_post(game_id=game.pk, user=bob, text="rude words")
-    report = moderation.report_create(reporter=alice, game_id=game.pk, reason="insult", message_id=message.pk)
+    report = services.report_create(reporter=alice, game_id=game.pk, reason="insult", message_id=message.pk)
     assert api(alice).post(f"/api/games/{game.pk}/reports/", {"reason": "again", "user_id": bob.pk}).status_code == 201
     queue = api(moderator).get("/api/moderation/reports/").json()
     assert [r["message"] for r in queue] == ["rude words", None]
@@ -173,12 +178,13 @@ def test_reports_and_the_queue(moderator):
     assert {e.action for e in AuditEntry.objects.all()} == {"report_hide", "report_dismiss"}
 
 
-def test_warn_and_suspend_from_the_queue(moderator, mailoutbox):
+def test_warn_and_suspend_from_the_queue(moderator, mailoutbox, django_capture_on_commit_callbacks):
     game, (alice, bob) = started_game()
-    first = moderation.report_create(reporter=alice, game_id=game.pk, reason="spam", user_id=bob.pk)
-    second = moderation.report_create(reporter=alice, game_id=game.pk, reason="spam again", user_id=bob.pk)
-    moderation.report_handle(moderator=moderator, report_id=first.pk, action="warn", reason="please stop")
-    assert mailoutbox[-1].to == [bob.email] and "please stop" in mailoutbox[-1].body
+    first = services.report_create(reporter=alice, game_id=game.pk, reason="spam", user_id=bob.pk)
+    second = services.report_create(reporter=alice, game_id=game.pk, reason="spam again", user_id=bob.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.report_handle(moderator=moderator, report_id=first.pk, action="warn", reason="please stop")
+    assert [bob.email] in [m.to for m in mailoutbox] and any("please stop" in m.body for m in mailoutbox)
     moderation.report_handle(moderator=moderator, report_id=second.pk, action="suspend", reason="kept going", days=3)
     bob.refresh_from_db()
     assert not bob.is_active and bob.suspended_until is not None and not bob.banned
@@ -221,8 +227,292 @@ def test_a_banned_user_is_refused_by_the_api_and_cannot_log_in(moderator, client
         401,
         403,
     )
-    # Alice was to move: her seat falls to the timeout policy at the next clock tick.
-    assert Game.objects.get(pk=game.pk).deadline is not None
-    from games import clocks
+    # Alice was to move: a bot plays her seat, kept for her, with no clock running and no mail.
+    seat = game.seats.get(index=0)
+    assert seat.user is None and seat.bot and seat.held_for == alice
+    assert Game.objects.get(pk=game.pk).deadline is None
 
-    assert clocks.tick(game.pk) == "timeout:bot"
+
+def test_an_offer_never_ejects_the_person_in_the_seat_and_expires(moderator, client):
+    """Item 6: only bot-held seats are offered, offers expire, suspended users are refused, acceptance is audited."""
+    game, (alice, bob) = started_game()
+    dave = UserFactory()
+    with pytest.raises(GameError) as caught:
+        moderation.seat_offer(moderator=moderator, game_id=game.pk, seat_index=1, user=dave, reason="swap")
+    assert caught.value.code == "seat_taken" and game.seats.get(index=1).user == bob
+    client.force_login(moderator)
+    client.post(f"/moderation/games/{game.pk}/", {"action": "replace_seat", "player": bob.pk, "reason": "left"})
+    client.post(
+        f"/moderation/games/{game.pk}/", {"action": "offer_seat", "seat": 1, "username": dave.username, "reason": "x"}
+    )
+    offer = SeatOffer.objects.get(user=dave)
+    assert offer.expires_at is not None and offer.offered_by == moderator
+    SeatOffer.objects.filter(pk=offer.pk).update(expires_at=game.created_at)
+    with pytest.raises(GameError) as caught:
+        services.seat_offer_accept(offer_id=offer.pk, user=dave)
+    assert caught.value.code == "offer_expired"
+    suspended = UserFactory()
+    moderation.user_restrict(moderator=moderator, user=suspended, reason="spam", days=2)
+    with pytest.raises(GameError) as caught:
+        moderation.seat_offer(moderator=moderator, game_id=game.pk, seat_index=1, user=suspended, reason="x")
+    assert caught.value.code == "suspended"
+    fresh = moderation.seat_offer(moderator=moderator, game_id=game.pk, seat_index=1, user=dave, reason="again")
+    services.seat_offer_accept(offer_id=fresh.pk, user=dave)
+    assert game.seats.get(index=1).user == dave and last_audit().action == "seat_offer_accepted"
+    assert "seat_offered" in client.get(f"/moderation/audit/?game={game.pk}").content.decode()
+
+
+def test_replace_picks_the_player_by_name_and_undo_offers_the_seat_back(moderator, client):
+    """Item 5: the page lists players by name; the replaced player is offered the seat back."""
+    game, (alice, bob) = started_game()
+    client.force_login(moderator)
+    page = client.get(f"/moderation/games/{game.pk}/").content.decode()
+    assert f'<option value="{bob.pk}">2. {bob.label}</option>' in page and "data-confirm" in page
+    client.post(f"/moderation/games/{game.pk}/", {"action": "replace_seat", "player": bob.pk, "reason": "afk"})
+    assert game.seats.get(index=1).user is None and game.seats.get(index=0).user == alice
+    assert last_audit().details == {"seat": 2}
+    client.post(f"/moderation/games/{game.pk}/", {"action": "offer_back", "seat": 1, "reason": "came back"})
+    offer = SeatOffer.objects.get(user=bob)
+    services.seat_offer_accept(offer_id=offer.pk, user=bob)
+    assert game.seats.get(index=1).user == bob
+
+
+def test_a_quick_suspension_never_downgrades_a_ban_and_the_card_shows_it(moderator, client):
+    """Item 3."""
+    game, (alice, bob) = started_game()
+    moderation.user_restrict(moderator=moderator, user=bob, reason="cheating")
+    report = services.report_create(reporter=alice, game_id=game.pk, reason="rude", user_id=bob.pk)
+    client.force_login(moderator)
+    assert "Banned" in client.get("/moderation/").content.decode()
+    client.post("/moderation/", {"report": report.pk, "action": "suspend", "reason": "rude", "days": 7})
+    bob.refresh_from_db()
+    assert bob.banned and bob.suspended_until is None and not bob.is_active
+    assert Report.objects.get(pk=report.pk).status == "actioned"
+
+
+def test_a_suspension_hands_seats_to_a_bot_and_offers_them_back_when_it_ends(moderator, client):
+    """Items 1 and 2: no deadline or mail for the suspended seat; the seat is offered back; the page shows no
+    past 'Suspended until'."""
+    game, (alice, bob) = started_game(clock="async", move_seconds=3600)
+    moderation.user_restrict(moderator=moderator, user=alice, reason="spam", days=1)
+    seat = game.seats.get(index=0)
+    assert seat.user is None and seat.held_for == alice and seat.deadline is None
+    assert Game.objects.get(pk=game.pk).deadline is None
+    assert not alice.notifications.filter(game=game, sent_at__isnull=True, dropped_at__isnull=True).exists()
+    type(alice).objects.filter(pk=alice.pk).update(suspended_until=game.created_at)
+    assert moderation.lift_expired_suspensions() == 1
+    client.force_login(moderator)
+    assert "Suspended until" not in client.get(f"/moderation/users/{alice.pk}/").content.decode()
+    offer = SeatOffer.objects.get(user=alice, seat=seat)
+    services.seat_offer_accept(offer_id=offer.pk, user=alice)
+    assert game.seats.get(index=0).user == alice
+    alice.refresh_from_db()
+    assert alice.games_abandoned == 0
+
+
+def test_pause_freezes_the_clock_and_players_see_why(moderator, client):
+    """Item 7: the time left when paused is the time left on resume, the game's and the seat's own clock."""
+    game, (alice, bob) = started_game(clock="async", move_seconds=3600)
+    before = Game.objects.get(pk=game.pk).deadline
+    seat_before = game.seats.get(index=0).deadline
+    client.force_login(moderator)
+    client.post(f"/moderation/games/{game.pk}/", {"action": "pause", "reason": "dispute under review"})
+    paused = Game.objects.get(pk=game.pk)
+    assert 3500 < paused.paused_remaining <= 3600
+    data = api(alice).get(f"/api/games/{game.pk}/").json()
+    assert data["status"] == "paused" and data["pause_note"] == "dispute under review" and data["legal"] == []
+    assert data["deadline"] is None and all(s["deadline"] is None for s in data["seats"])
+    assert services.tick_all() == {}  # no clock runs during a pause
+    # Five hours of pause later, the player still has the time they had when it began.
+    Game.objects.filter(pk=game.pk).update(deadline=before - timedelta(hours=5), paused_remaining=1800)
+    client.post(f"/moderation/games/{game.pk}/", {"action": "resume", "reason": "resolved"})
+    resumed = Game.objects.get(pk=game.pk)
+    assert resumed.status == "active" and 1790 < (resumed.deadline - clock.now()).total_seconds() <= 1800
+    shift = resumed.deadline - (before - timedelta(hours=5))
+    assert seat_before is not None and game.seats.get(index=0).deadline == seat_before + shift
+
+
+def test_people_are_told_in_their_language_and_reporters_hear_the_outcome(
+    moderator, client, mailoutbox, django_capture_on_commit_callbacks
+):
+    """Item 4."""
+    game, (alice, bob) = started_game()
+    type(bob).objects.filter(pk=bob.pk).update(language="fr")
+    bob.refresh_from_db()
+    report = services.report_create(reporter=alice, game_id=game.pk, reason="insults", user_id=bob.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.report_handle(
+            moderator=moderator, report_id=report.pk, action="suspend", reason="insults", days=3, note="2nd time"
+        )
+    to_bob = next(m for m in mailoutbox if m.to == [bob.email])
+    assert "insults" in to_bob.body and "/moderation/record/" in to_bob.body and "suspendu" in to_bob.subject
+    assert any(m.to == [alice.email] for m in mailoutbox)
+    record_path = to_bob.body.split("/moderation/record/")[1].split()[0]
+    page = client.get(f"/moderation/record/{record_path}").content.decode()
+    assert "insults" in page and "2nd time" not in page
+    client.force_login(alice)
+    assert "suspended" in client.get("/").content.decode()
+    client.force_login(moderator)
+    assert "2nd time" in client.get(f"/moderation/users/{bob.pk}/").content.decode()
+
+
+def test_a_report_saves_the_evidence_and_reports_on_one_player_are_grouped(moderator, client):
+    """Item 10."""
+    game, (alice, bob) = started_game()
+    services.chat_post(game_id=game.pk, user=alice, text="good luck")
+    message = services.chat_post(game_id=game.pk, user=bob, text="you idiot")
+    services.chat_post(game_id=game.pk, user=alice, text="hey")
+    response = api(alice).post(f"/api/games/{game.pk}/reports/", {"reason": "insult", "message_id": message.pk})
+    assert response.status_code == 201
+    api(alice).post(f"/api/games/{game.pk}/reports/", {"reason": "again", "user_id": bob.pk})
+    ChatMessage.objects.filter(pk=message.pk).update(text="edited")
+    report = Report.objects.get(message=message)
+    assert report.message_text == "you idiot" and [line["text"] for line in report.context] == [
+        "good luck",
+        "you idiot",
+        "hey",
+    ]
+    assert report.seq == game.seq
+    client.force_login(moderator)
+    page = client.get("/moderation/").content.decode()
+    assert page.count('class="card report-group"') == 1 and "2 open reports" in page and alice.label in page
+
+
+def test_hide_and_show_reach_every_open_page(moderator, monkeypatch, django_capture_on_commit_callbacks):
+    """Item 11: the hide and un-hide events go, after commit, to the group every open page of the game is in."""
+    game, (alice, bob) = started_game()
+    message = services.chat_post(game_id=game.pk, user=bob, text="rude")
+    sent = []
+    monkeypatch.setattr(outbox, "_send_all", sent.extend)
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.chat_set_hidden(moderator=moderator, message_id=message.pk, hidden=True, reason="insult")
+    group, event = sent[-1]
+    assert group == everyone_group(game.pk)
+    assert event["payload"] == {"type": "chat_hidden", "id": message.pk, "hidden": True, "text": ""}
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.chat_set_hidden(moderator=moderator, message_id=message.pk, hidden=False, reason="mistake")
+    assert sent[-1][1]["payload"]["hidden"] is False and sent[-1][1]["payload"]["text"] == "rude"
+    assert [e.action for e in AuditEntry.objects.order_by("pk")] == ["chat_hidden", "chat_shown"]
+
+
+def test_the_queue_pages_filters_and_bulk_actions(moderator, client):
+    """Item 12: 60 reports on 60 players fill pages of 20; a bulk dismiss closes the chosen ones."""
+    game, (alice, _bob) = started_game()
+    targets = [UserFactory() for _ in range(60)]
+    reports = [
+        Report.objects.create(reporter=alice, game=game, reported_user=t, reason=f"spam {i}")
+        for i, t in enumerate(targets)
+    ]
+    client.force_login(moderator)
+    first = client.get("/moderation/").content.decode()
+    assert first.count('class="card report-group"') == 20 and "Page 1 of 3" in first and 'id="open-reports">60' in first
+    assert "reason-templates" in first
+    only = client.get(f"/moderation/?player={targets[5].username}").content.decode()
+    assert only.count('class="card report-group"') == 1
+    client.post("/moderation/", {"report": [r.pk for r in reports[:10]], "action": "dismiss", "reason": "fine"})
+    assert Report.objects.filter(status="dismissed").count() == 10
+
+
+def test_the_audit_log_filters_pages_details_and_time_zone(moderator, client):
+    """Item 13: one look per visit, details shown, filters, pages, the moderator's time zone."""
+    game, (alice, _bob) = started_game()
+    type(moderator).objects.filter(pk=moderator.pk).update(time_zone="Asia/Tokyo")
+    client.force_login(moderator)
+    for _ in range(3):
+        client.get(f"/moderation/games/{game.pk}/")
+    assert AuditEntry.objects.filter(action="position_viewed").count() == 1
+    moderation.user_restrict(moderator=moderator, user=alice, reason="spam", days=3)
+    page = client.get("/moderation/audit/?action=user_suspended").content.decode()
+    assert "days: 3" in page and "position_viewed</code>" not in page and "Asia/Tokyo" in page
+    assert '<td>Suspended <code class="muted">user_suspended</code></td>' in page
+    assert f'href="/moderation/users/{alice.pk}/"' in page
+
+
+def test_moderators_see_chat_hidden_included_and_a_replay_with_names_and_dice(moderator, client):
+    """Items 8 and 9."""
+    game, (alice, bob) = started_game(visibility="private")
+    message = services.chat_post(game_id=game.pk, user=bob, text="secret words")
+    moderation.chat_set_hidden(moderator=moderator, message_id=message.pk, hidden=True, reason="x")
+    state = state_of(game)
+    services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state, 0)[0])
+    client.force_login(moderator)
+    page = client.get(f"/moderation/games/{game.pk}/?seq=1").content.decode()
+    assert "secret words" in page and "hidden-message" in page
+    assert "<svg" in page and alice.label in page and "[0, 0, 0, 0, 0]" not in page
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+
+
+def test_the_seed_shows_only_for_a_game_the_engine_finished(moderator, client):
+    """Item 14: a status set to finished by hand reveals nothing, on the API or the fair-dice page."""
+    game, (alice, _bob) = started_game()
+    Game.objects.filter(pk=game.pk).update(status="finished")
+    assert api(alice).get(f"/api/games/{game.pk}/").json()["seed"] is None
+    assert str(game.seed) not in client.get(f"/games/{game.pk}/verify/").content.decode()
+    state = dict(Game.objects.get(pk=game.pk).state, winner=0)
+    Game.objects.filter(pk=game.pk).update(state=state)
+    assert str(game.seed) in client.get(f"/games/{game.pk}/verify/").content.decode()
+
+
+def test_every_moderation_page_speaks_french(moderator, client):
+    """French for every moderation page (and the record a sanctioned person reads)."""
+    game, (alice, bob) = started_game()
+    services.report_create(reporter=alice, game_id=game.pk, reason="spam", user_id=bob.pk)
+    moderation.user_warn(moderator=moderator, user=bob, reason="calme")
+    type(moderator).objects.filter(pk=moderator.pk).update(language="fr")
+    client.force_login(moderator)
+    expected = {
+        "/moderation/": "Pour les signalements sélectionnés",
+        f"/moderation/games/{game.pk}/": "Remplacer un joueur par un robot",
+        f"/moderation/users/{bob.pk}/": "Note privée",
+        "/moderation/audit/": "Toute action",
+        "/moderation/games/": "Rechercher",
+    }
+    for url, text in expected.items():
+        assert text in client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode(), url
+    record = client.get(urlsplit(moderation.record_link(bob)).path)
+    assert "Avertissement" in record.content.decode()
+
+
+def test_the_moderation_api_names_players_counts_seats_from_one_and_refuses_unknown_actions(moderator):
+    game, (alice, bob) = started_game()
+    client = api(moderator)
+    url = f"/api/moderation/games/{game.pk}/actions/"
+    assert client.post(url, {"action": "nuke", "reason": "x"}).status_code == 400
+    assert client.post(url, {"action": "replace_seat", "user_id": bob.pk, "reason": "afk"}).status_code == 200
+    assert game.seats.get(index=1).held_for == bob and game.seats.get(index=0).user == alice
+    assert client.post(url, {"action": "offer_back", "seat": 2, "reason": "back"}).status_code == 200
+    assert SeatOffer.objects.get(user=bob).seat.index == 1
+    first = services.report_create(reporter=alice, game_id=game.pk, reason="a", user_id=bob.pk)
+    second = services.report_create(reporter=alice, game_id=game.pk, reason="b", user_id=bob.pk)
+    response = client.post(
+        "/api/moderation/reports/bulk/",
+        {"reports": [first.pk, second.pk], "action": "warn", "reason": "calm"},
+        format="json",
+    )
+    assert response.json() == {"handled": 2}
+    assert client.get(f"/api/moderation/users/{bob.pk}/").json()["sanctions"][0]["kind"] == "warning"
+    assert Report.objects.filter(status="actioned").count() == 2
+
+
+def test_moderators_see_how_many_reports_came_since_they_last_looked(moderator, client):
+    """Item 12: the new-report notice on every moderation page."""
+    game, (alice, bob) = started_game()
+    client.force_login(moderator)
+    services.report_create(reporter=alice, game_id=game.pk, reason="spam", user_id=bob.pk)
+    assert 'id="new-reports">1 new since you last looked' in client.get("/moderation/games/").content.decode()
+    client.get("/moderation/")
+    assert "new-reports" not in client.get("/moderation/audit/").content.decode()
+    services.report_create(reporter=bob, game_id=game.pk, reason="rude", user_id=alice.pk)
+    page = client.get("/moderation/audit/").content.decode()
+    assert 'id="new-reports">1 new' in page and 'id="open-reports">2' in page
+
+
+def test_a_suspended_person_logging_in_is_told_where_to_read_why(moderator, client):
+    """Item 4: the log-in page no longer just says "inactive"."""
+    _game, (alice, _bob) = started_game()
+    moderation.user_restrict(moderator=moderator, user=alice, reason="spam", days=3)
+    response = client.post(
+        "/accounts/login/", {"login": alice.username, "password": "correct horse battery"}, follow=True
+    )
+    page = response.content.decode()
+    assert "suspended or banned" in page and "moderation record" in page

@@ -1,7 +1,8 @@
 """Constructed positions for the test_rule_* files: a beginner board, fixed seats, pieces put on it.
 
-Everything here edits a real `State` the way the engine would, keeping cards conserved (hands are filled
-from the bank) and bumping `state.version` so the per-version legal-action cache never serves a stale list.
+Every position comes from `rules.position`, which checks it is legal and computes what follows from it; the
+helpers that add pieces or cards take a state and return a new one built from `rules.describe(state)` with the
+change, so no test edits a state's fields. Dice are fixed with the testing hook `rules.testing.fix_dice`.
 
 Handy ids on the beginner board (hex (q, r), corners 0..5 clockwise from the top):
 - zigzag `row_top(state, r)` runs along the top edges of hex row r, `row_bottom(state, r)` along its bottom.
@@ -13,10 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 import rules
-from rules import chance, placement
-from rules.constants import HARBOUR_NAMES, RESOURCE_INDEX
-from rules.longest_road import trail_length
-from rules.state import MAIN, State
+from rules.constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, RESOURCE_INDEX, RESOURCES
+from rules.state import State
+from rules.testing import fix_dice
 
 BEGINNER = {"board": "beginner", "seat_order": "fixed"}
 
@@ -29,29 +29,26 @@ def new_beginner_game(players: int = 4, seed: int = 1, **options: Any) -> State:
     return rules.new_game(players=players, seed=seed, options={**BEGINNER, **options})
 
 
-def touch(state: State) -> State:
-    """Call after editing fields by hand: the legal-action cache is keyed on the version."""
-    state.version += 1
-    return state
-
-
 def main_phase_game(players: int = 4, current: int = 0, seed: int = 1, **options: Any) -> State:
     """An empty beginner board in the main phase (dice already rolled) of `current`'s turn."""
-    state = new_beginner_game(players=players, seed=seed, **options)
-    state.phase = MAIN
-    state.current = current
-    state.first = 0
-    state.setup_index = len(state.setup_order)
-    state.turn = 1
-    state.dice = [3, 4]
-    return touch(state)
+    return rules.position(players=players, seed=seed, options={**BEGINNER, **options}, current=current)
 
 
 def roll_phase_game(players: int = 4, current: int = 0, seed: int = 1, **options: Any) -> State:
-    state = main_phase_game(players=players, current=current, seed=seed, **options)
-    state.phase = "roll"
-    state.dice = None
-    return touch(state)
+    return rules.position(players=players, seed=seed, options={**BEGINNER, **options}, current=current, phase="roll")
+
+
+def edit(state: State, **fields: Any) -> State:
+    """The same position with some top-level facts changed (phase, current, dice, robber, ...)."""
+    return rules.position({**rules.describe(state), **fields})
+
+
+def edit_seat(state: State, seat: int, **facts: Any) -> State:
+    """The same position with some of a seat's facts replaced (development, development_used, ...)."""
+    description = rules.describe(state)
+    description["seats"][seat].update(facts)
+    del description["deck"]  # the seed's deck less the cards now out, which may have changed
+    return rules.position(description)
 
 
 # --- ids ------------------------------------------------------------------------------------------------
@@ -115,31 +112,18 @@ def other_end(state: State, edge: int, vertex: int) -> int:
 # --- pieces and cards ---------------------------------------------------------------------------------
 
 
-def recount_roads(state: State) -> None:
-    """Store every seat's trail length, as the engine keeps it after each placement."""
-    for seat in range(state.players):
-        state.road_length[seat] = trail_length(state, seat)
+def lay_road(state: State, seat: int, vertices: list[int]) -> State:
+    """The position with the seat's roads along a path of vertices added (no cost)."""
+    description = rules.describe(state)
+    description["seats"][seat]["roads"] += path_of_edges(state, vertices)
+    return rules.position(description)
 
 
-def lay_road(state: State, seat: int, vertices: list[int]) -> list[int]:
-    """Put roads along a path of vertices (no cost, no Longest Road award); returns their edges."""
-    edges = path_of_edges(state, vertices)
-    for e in edges:
-        placement.put_edge_piece(state, seat, e, ship=False)
-    recount_roads(state)
-    touch(state)
-    return edges
-
-
-def settle(state: State, seat: int, vertex: int, city: bool = False) -> None:
-    """Put a settlement (or a city) without cost; the position must obey the distance rule."""
-    if not placement.distance_rule_ok(state, vertex):
-        raise ValueError(f"vertex {vertex} breaks the distance rule in this position")
-    placement.put_settlement(state, seat, vertex)
-    if city:
-        placement.put_city(state, seat, vertex)
-    recount_roads(state)
-    touch(state)
+def settle(state: State, seat: int, vertex: int, city: bool = False) -> State:
+    """The position with a settlement (or a city) of the seat added, without cost."""
+    description = rules.describe(state)
+    description["seats"][seat]["cities" if city else "settlements"].append(vertex)
+    return rules.position(description)
 
 
 def counts(**named: int) -> list[int]:
@@ -150,38 +134,54 @@ def counts(**named: int) -> list[int]:
     return out
 
 
-def give(state: State, seat: int, **named: int) -> None:
-    """Set a seat's hand exactly, taking cards from (or returning them to) the bank."""
-    wanted = counts(**named)
-    for r in range(5):
-        delta = wanted[r] - state.hands[seat][r]
-        if delta > state.bank[r]:
-            raise ValueError("the bank does not hold enough cards for this position")
-        state.bank[r] -= delta
-        state.hands[seat][r] = wanted[r]
-    touch(state)
+def give(state: State, seat: int, **named: int) -> State:
+    """The position with the seat's hand set exactly, the cards taken from (or returned to) the bank."""
+    description = rules.describe(state)
+    hand = description["seats"][seat]["hand"]
+    for name in RESOURCES:
+        description["bank"][name] -= named.get(name, 0) - hand[name]
+    description["seats"][seat]["hand"] = {name: named.get(name, 0) for name in RESOURCES}
+    return rules.position(description)
 
 
-def set_bank(state: State, **named: int) -> None:
-    """Set the bank's counts (cards leave the game: only for positions about the bank itself)."""
-    state.bank = counts(**named)
-    touch(state)
+def set_bank(state: State, **named: int) -> State:
+    """The position with the bank's counts set (cards leave the game: only for positions about the bank)."""
+    return edit(state, bank={name: named.get(name, 0) for name in RESOURCES})
 
 
-def stream_for_roll(total: int, start: int = 0) -> int:
-    """A generator state whose next two dice make `total`."""
-    stream = start
-    while True:
-        after, a = chance.below(stream, 6)
-        _, b = chance.below(after, 6)
-        if a + b + 2 == total:
-            return stream
-        stream += 1
+def hold(state: State, seat: int, *cards: int) -> State:
+    """The position with these development cards added to the seat's hand (bought on an earlier turn)."""
+    held = rules.describe(state)["seats"][seat]["development"]
+    for card in cards:
+        held[DEVELOPMENT_CARDS[card]] += 1
+    return edit_seat(state, seat, development=held)
+
+
+def on_top(state: State, card: int) -> State:
+    """The position with one card of this kind moved to the top of the deck."""
+    deck = rules.describe(state)["deck"]
+    deck.remove(DEVELOPMENT_CARDS[card])
+    return edit(state, deck=[*deck, DEVELOPMENT_CARDS[card]])
+
+
+def anchored_road(state: State, seat: int, vertices: list[int]) -> State:
+    """The seat's roads along `vertices`, joined by one more road to a settlement of its own beyond the first
+    vertex (where the distance rule allows one), so that the position is legal."""
+    first = vertices[0]
+    for n in state.derived.topo.vertex_neighbors[first]:
+        if n in vertices:
+            continue
+        try:
+            return lay_road(settle(state, seat, n), seat, [n, *vertices])
+        except rules.IllegalAction:
+            continue
+    raise AssertionError(f"no room for a settlement next to {first}")
 
 
 def force_roll(state: State, total: int) -> None:
-    state.stream = stream_for_roll(total)
-    touch(state)
+    """The next roll makes `total`."""
+    first = max(1, total - 6)
+    fix_dice(state, first, total - first)
 
 
 def actions_of(state: State, seat: int, kind: str) -> list[dict[str, Any]]:

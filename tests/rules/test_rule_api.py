@@ -16,13 +16,15 @@ from rules.constants import KNIGHT, MONOPOLY, VICTORY_POINT
 from .rule_positions import (
     actions_of,
     assert_refused,
+    edit_seat,
     force_roll,
     give,
+    hold,
     main_phase_game,
     new_beginner_game,
+    on_top,
     roll_phase_game,
     settle,
-    touch,
 )
 
 # --- illegal actions change nothing --------------------------------------------------------------------
@@ -37,10 +39,16 @@ def test_apply_refuses_a_non_action_and_changes_nothing(action):
     assert assert_refused(state, 0, action).code == "malformed"
 
 
-@pytest.mark.parametrize("seat", [-1, 4, 99, "0", None, 0.0])
+@pytest.mark.parametrize("seat", [-1, 4, 99])
 def test_apply_refuses_a_seat_that_does_not_exist(seat):
     state = roll_phase_game()
     assert_refused(state, seat, {"type": "roll"}, "bad_seat")
+
+
+@pytest.mark.parametrize("seat", ["0", None, 0.0, False, True])
+def test_apply_refuses_a_seat_that_is_not_an_integer(seat):
+    state = roll_phase_game()
+    assert_refused(state, seat, {"type": "roll"}, "bad_action")
 
 
 def test_apply_refuses_the_wrong_seat():
@@ -61,8 +69,8 @@ def test_apply_refuses_an_unknown_action_type():
 
 def test_apply_refuses_actions_of_the_wrong_phase():
     state = roll_phase_game()
-    settle(state, 0, 43)
-    give(state, 0, lumber=4, brick=4, wool=4, grain=4, ore=4)
+    state = settle(state, 0, 43)
+    state = give(state, 0, lumber=4, brick=4, wool=4, grain=4, ore=4)
     for action in (
         {"type": "end_turn"},
         {"type": "build_road", "edge": state.derived.topo.vertex_edges[43][0]},
@@ -99,15 +107,15 @@ def test_apply_refuses_actions_of_the_wrong_phase():
 )
 def test_apply_refuses_bad_ids_and_arguments_and_changes_nothing(action):
     state = main_phase_game()
-    settle(state, 0, 43)
-    state.development[0][MONOPOLY] = 1
-    give(state, 0, lumber=5, brick=5, wool=5, grain=5, ore=5)
+    state = settle(state, 0, 43)
+    state = hold(state, 0, MONOPOLY)
+    state = give(state, 0, lumber=5, brick=5, wool=5, grain=5, ore=5)
     assert_refused(state, 0, action)
 
 
 def test_apply_refuses_malformed_discards_and_changes_nothing():
     state = roll_phase_game()
-    give(state, 1, lumber=9)
+    state = give(state, 1, lumber=9)
     force_roll(state, 7)
     rules.apply(state, 0, {"type": "roll"})
     for action in (
@@ -126,10 +134,9 @@ def test_apply_refuses_malformed_discards_and_changes_nothing():
 
 def test_apply_refuses_everything_once_the_game_is_over():
     state = main_phase_game(vp_target=3)
-    settle(state, 0, 43, city=True)
-    give(state, 0, wool=1, grain=1, ore=1)
-    state.deck.remove(VICTORY_POINT)
-    state.deck.append(VICTORY_POINT)
+    state = settle(state, 0, 43, city=True)
+    state = give(state, 0, wool=1, grain=1, ore=1)
+    state = on_top(state, VICTORY_POINT)
     rules.apply(state, 0, {"type": "buy_development"})
     assert state.winner == 0
     for seat in range(4):
@@ -141,15 +148,11 @@ def test_apply_refuses_everything_once_the_game_is_over():
 
 def viewed_position() -> rules.State:
     state = main_phase_game(seed=918_273_645_546_372)
-    give(state, 0, lumber=2, ore=1)
-    give(state, 1, wool=3)
-    give(state, 2, grain=1, brick=1)
-    for card in (KNIGHT, MONOPOLY):
-        state.deck.remove(card)
-        state.development[1][card] += 1
-    state.deck.remove(VICTORY_POINT)
-    state.development_new[1][VICTORY_POINT] += 1
-    return touch(state)
+    state = give(state, 0, lumber=2, ore=1)
+    state = give(state, 1, wool=3)
+    state = give(state, 2, grain=1, brick=1)
+    state = hold(state, 1, KNIGHT, MONOPOLY)
+    return edit_seat(state, 1, development_new={"victory_point": 1})
 
 
 def all_keys(value: Any) -> set[str]:

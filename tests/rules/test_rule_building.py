@@ -30,8 +30,8 @@ def settlement_spots(state: rules.State, seat: int = 0) -> set[int]:
 
 def test_road_costs_brick_and_lumber_paid_to_the_bank():
     state = main_phase_game()
-    settle(state, 0, 43)
-    give(state, 0, lumber=1, brick=1, wool=1)
+    state = settle(state, 0, 43)
+    state = give(state, 0, lumber=1, brick=1, wool=1)
     rules.apply(state, 0, {"type": "build_road", "edge": edge_between(state, 43, 51)})
     assert state.hands[0] == counts(wool=1)
     assert state.bank == [19, 19, 18, 19, 19]
@@ -41,9 +41,9 @@ def test_road_costs_brick_and_lumber_paid_to_the_bank():
 
 def test_settlement_costs_brick_lumber_wool_grain_paid_to_the_bank():
     state = main_phase_game()
-    settle(state, 0, 43)
-    lay_road(state, 0, [43, 51, 58])
-    give(state, 0, lumber=1, brick=1, wool=1, grain=1, ore=1)
+    state = settle(state, 0, 43)
+    state = lay_road(state, 0, [43, 51, 58])
+    state = give(state, 0, lumber=1, brick=1, wool=1, grain=1, ore=1)
     rules.apply(state, 0, {"type": "build_settlement", "vertex": 58})
     assert state.hands[0] == counts(ore=1)
     assert state.bank == [19, 19, 19, 19, 18]
@@ -52,8 +52,8 @@ def test_settlement_costs_brick_lumber_wool_grain_paid_to_the_bank():
 
 def test_city_costs_three_ore_two_grain_paid_to_the_bank():
     state = main_phase_game()
-    settle(state, 0, 43)
-    give(state, 0, grain=2, ore=3, wool=1)
+    state = settle(state, 0, 43)
+    state = give(state, 0, grain=2, ore=3, wool=1)
     rules.apply(state, 0, {"type": "build_city", "vertex": 43})
     assert state.hands[0] == counts(wool=1)
     assert state.bank == [19, 19, 18, 19, 19]
@@ -61,7 +61,7 @@ def test_city_costs_three_ore_two_grain_paid_to_the_bank():
 
 def test_development_card_costs_ore_wool_grain_paid_to_the_bank():
     state = main_phase_game()
-    give(state, 0, wool=1, grain=1, ore=1, lumber=1)
+    state = give(state, 0, wool=1, grain=1, ore=1, lumber=1)
     rules.apply(state, 0, {"type": "buy_development"})
     assert state.hands[0] == counts(lumber=1)
     assert state.bank == [18, 19, 19, 19, 19]
@@ -70,9 +70,9 @@ def test_development_card_costs_ore_wool_grain_paid_to_the_bank():
 
 def test_nothing_is_built_without_its_cost():
     state = main_phase_game()
-    settle(state, 0, 43)
-    lay_road(state, 0, [43, 51, 58])
-    give(state, 0, lumber=1, wool=1, grain=1, ore=2)  # no brick, one ore short
+    state = settle(state, 0, 43)
+    state = lay_road(state, 0, [43, 51, 58])
+    state = give(state, 0, lumber=1, wool=1, grain=1, ore=2)  # no brick, one ore short
     assert {a["type"] for a in rules.legal_actions(state, 0)} == {"end_turn", "buy_development"}
     assert_refused(state, 0, {"type": "build_road", "edge": edge_between(state, 58, 65)})
     assert_refused(state, 0, {"type": "build_settlement", "vertex": 58})
@@ -82,10 +82,10 @@ def test_nothing_is_built_without_its_cost():
 def test_road_goes_on_a_free_edge_touching_your_road_settlement_or_city():
     state = main_phase_game()
     topo = state.derived.topo
-    settle(state, 0, 43)
-    lay_road(state, 0, [43, 51])
-    settle(state, 0, 24, city=True)
-    give(state, 0, lumber=5, brick=5)
+    state = settle(state, 0, 43)
+    state = lay_road(state, 0, [43, 51])
+    state = settle(state, 0, 24, city=True)
+    state = give(state, 0, lumber=5, brick=5)
     expected = set()
     for v in (43, 51, 24):
         expected |= {e for e in topo.vertex_edges[v] if state.edge_owner[e] == -1 and state.derived.road_edge[e]}
@@ -93,7 +93,8 @@ def test_road_goes_on_a_free_edge_touching_your_road_settlement_or_city():
     far = edge_between(state, 84, 79)
     assert_refused(state, 0, {"type": "build_road", "edge": far})
     # An opponent's road does not extend yours, nor may you build on an occupied edge.
-    lay_road(state, 1, [84, 79])
+    state = settle(state, 1, 84)
+    state = lay_road(state, 1, [84, 79])
     assert_refused(state, 0, {"type": "build_road", "edge": far})
     assert_refused(state, 0, {"type": "build_road", "edge": edge_between(state, 43, 51)})
 
@@ -102,8 +103,8 @@ def test_no_road_on_an_edge_between_two_sea_hexes():
     state = main_phase_game()
     topo = state.derived.topo
     coast = 10  # top corner of (0, -2), two sea hexes around it
-    settle(state, 0, coast)
-    give(state, 0, lumber=3, brick=3)
+    state = settle(state, 0, coast)
+    state = give(state, 0, lumber=3, brick=3)
     sea_edge = [e for e in topo.vertex_edges[coast] if not state.derived.road_edge[e]]
     assert len(sea_edge) == 1
     assert sea_edge[0] not in road_edges(state)
@@ -114,10 +115,10 @@ def test_road_cannot_pass_through_an_opponents_settlement():
     state = main_phase_game()
     topo = state.derived.topo
     path = row_top(state, 0)[:4]  # 41, 34, 42, 35
-    settle(state, 0, path[0])
-    lay_road(state, 0, path[:3])  # reaches 42
-    settle(state, 1, path[2])  # an opponent builds at the end of the road
-    give(state, 0, lumber=3, brick=3)
+    state = settle(state, 0, path[0])
+    state = lay_road(state, 0, path[:3])  # reaches 42
+    state = settle(state, 1, path[2])  # an opponent builds at the end of the road
+    state = give(state, 0, lumber=3, brick=3)
     beyond = {e for e in topo.vertex_edges[path[2]] if state.edge_owner[e] == -1}
     assert beyond
     assert not beyond & road_edges(state)
@@ -125,19 +126,20 @@ def test_road_cannot_pass_through_an_opponents_settlement():
         assert_refused(state, 0, {"type": "build_road", "edge": e})
     # The player's own settlement does not block.
     state2 = main_phase_game()
-    settle(state2, 0, path[0])
-    lay_road(state2, 0, path[:3])
-    settle(state2, 0, path[2])
-    give(state2, 0, lumber=3, brick=3)
+    state2 = settle(state2, 0, path[0])
+    state2 = lay_road(state2, 0, path[:3])
+    state2 = settle(state2, 0, path[2])
+    state2 = give(state2, 0, lumber=3, brick=3)
     assert {e for e in topo.vertex_edges[path[2]] if state2.edge_owner[e] == -1} <= road_edges(state2)
 
 
 def test_settlement_on_a_free_vertex_reached_by_your_road():
     state = main_phase_game()
-    settle(state, 0, 43)
-    lay_road(state, 0, [43, 51, 58])
-    lay_road(state, 1, [60, 53, 61])  # an opponent's road
-    give(state, 0, lumber=2, brick=2, wool=2, grain=2)
+    state = settle(state, 0, 43)
+    state = lay_road(state, 0, [43, 51, 58])
+    state = settle(state, 1, 60)
+    state = lay_road(state, 1, [60, 53, 61])  # an opponent's road
+    state = give(state, 0, lumber=2, brick=2, wool=2, grain=2)
     assert settlement_spots(state) == {58}
     assert_refused(state, 0, {"type": "build_settlement", "vertex": 61})  # an opponent's road does not count
     assert_refused(state, 0, {"type": "build_settlement", "vertex": 84})  # a vertex reached by no road
@@ -145,11 +147,11 @@ def test_settlement_on_a_free_vertex_reached_by_your_road():
 
 def test_distance_rule_forbids_adjacent_settlement():
     state = main_phase_game()
-    settle(state, 0, 43)
-    lay_road(state, 0, [43, 51, 58, 65])
-    give(state, 0, lumber=2, brick=2, wool=2, grain=2)
+    state = settle(state, 0, 43)
+    state = lay_road(state, 0, [43, 51, 58, 65])
+    state = give(state, 0, lumber=2, brick=2, wool=2, grain=2)
     # 51 is next to the settlement at 43; 58 is two steps away; 65 is next to an opponent's building at 72.
-    settle(state, 1, 72)
+    state = settle(state, 1, 72)
     assert settlement_spots(state) == {58}
     assert_refused(state, 0, {"type": "build_settlement", "vertex": 51})
     assert_refused(state, 0, {"type": "build_settlement", "vertex": 65})
@@ -161,10 +163,10 @@ def test_distance_rule_forbids_adjacent_settlement():
 
 def test_distance_rule_applies_to_cities_as_well():
     state = main_phase_game()
-    settle(state, 1, 43, city=True)
-    lay_road(state, 0, [58, 51, 43])
-    settle(state, 0, 58)
-    give(state, 0, lumber=1, brick=1, wool=1, grain=1)
+    state = settle(state, 1, 43, city=True)
+    state = settle(state, 0, 58)
+    state = lay_road(state, 0, [58, 51, 43])
+    state = give(state, 0, lumber=1, brick=1, wool=1, grain=1)
     assert settlement_spots(state) == set()
     assert_refused(state, 0, {"type": "build_settlement", "vertex": 51})
     assert placement.distance_rule_ok(state, 51) is False
@@ -172,9 +174,9 @@ def test_distance_rule_applies_to_cities_as_well():
 
 def test_city_replaces_your_settlement_which_returns_to_the_supply():
     state = main_phase_game()
-    settle(state, 0, 43)
-    settle(state, 1, 58)
-    give(state, 0, grain=4, ore=6)
+    state = settle(state, 0, 43)
+    state = settle(state, 1, 58)
+    state = give(state, 0, grain=4, ore=6)
     assert state.supply[0] == {"roads": 15, "settlements": 4, "cities": 4, "ships": 15}
     assert {a["vertex"] for a in actions_of(state, 0, "build_city")} == {43}
     assert_refused(state, 0, {"type": "build_city", "vertex": 58})  # not on an opponent's settlement
@@ -204,15 +206,15 @@ def spread_vertices(state: rules.State, n: int) -> list[int]:
 
 
 def test_piece_limit_five_settlements_then_upgrade_one_first():
-    state = main_phase_game()
-    spots = spread_vertices(state, 5)
-    for v in spots:
-        settle(state, 0, v)
+    state = settle(main_phase_game(), 0, 41)
+    spots = [41, *spread_vertices(state, 4)]
+    for v in spots[1:]:
+        state = settle(state, 0, v)
     # A free spot on the seat's road, two steps from everything.
     road = [41, 34, 42]
     assert 42 not in spots and placement.distance_rule_ok(state, 42)
-    lay_road(state, 0, road)
-    give(state, 0, lumber=1, brick=1, wool=1, grain=3, ore=3)
+    state = lay_road(state, 0, road)
+    state = give(state, 0, lumber=1, brick=1, wool=1, grain=3, ore=3)
     assert state.supply[0]["settlements"] == 0
     assert actions_of(state, 0, "build_settlement") == []
     assert_refused(state, 0, {"type": "build_settlement", "vertex": 42})
@@ -226,9 +228,9 @@ def test_piece_limit_four_cities():
     state = main_phase_game()
     spots = spread_vertices(state, 5)
     for v in spots[:4]:
-        settle(state, 0, v, city=True)
-    settle(state, 0, spots[4])
-    give(state, 0, grain=2, ore=3)
+        state = settle(state, 0, v, city=True)
+    state = settle(state, 0, spots[4])
+    state = give(state, 0, grain=2, ore=3)
     assert state.supply[0]["cities"] == 0
     assert actions_of(state, 0, "build_city") == []
     assert_refused(state, 0, {"type": "build_city", "vertex": spots[4]})
@@ -236,11 +238,12 @@ def test_piece_limit_four_cities():
 
 def test_piece_limit_fifteen_roads():
     state = main_phase_game()
-    settle(state, 0, 41)
-    lay_road(state, 0, row_top(state, 0))  # 10 roads
-    lay_road(state, 0, row_bottom(state, 0)[:6])  # 5 more: 15
+    state = settle(state, 0, 41)
+    state = settle(state, 0, row_bottom(state, 0)[2])
+    state = lay_road(state, 0, row_top(state, 0))  # 10 roads
+    state = lay_road(state, 0, row_bottom(state, 0)[:6])  # 5 more: 15
     assert state.supply[0]["roads"] == 0
-    give(state, 0, lumber=1, brick=1)
+    state = give(state, 0, lumber=1, brick=1)
     assert actions_of(state, 0, "build_road") == []
     free = next(e for e in state.derived.topo.vertex_edges[41] if state.edge_owner[e] == -1)
     assert_refused(state, 0, {"type": "build_road", "edge": free})

@@ -4,35 +4,43 @@ was bought; Victory Point cards are never played."""
 from __future__ import annotations
 
 import rules
-from rules.constants import KNIGHT, MONOPOLY, ROAD_BUILDING, VICTORY_POINT, YEAR_OF_PLENTY
+from rules.constants import (
+    DEVELOPMENT_CARDS,
+    DEVELOPMENT_DECK,
+    KNIGHT,
+    MONOPOLY,
+    RESOURCES,
+    ROAD_BUILDING,
+    VICTORY_POINT,
+    YEAR_OF_PLENTY,
+)
 from rules.state import DISCARD, MAIN, ROBBER, ROLL
 from rules.state import ROAD_BUILDING as ROAD_BUILDING_PHASE
 
 from .rule_positions import (
     actions_of,
+    anchored_road,
     assert_refused,
     counts,
     edge_between,
+    edit,
+    edit_seat,
     force_roll,
     give,
     hex_id,
+    hold,
     kinds,
     lay_road,
     main_phase_game,
+    on_top,
     roll_phase_game,
+    row_bottom,
+    row_top,
     settle,
     total_cards,
-    touch,
 )
 
 PLAYS = {"play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly"}
-
-
-def hold(state: rules.State, seat: int, *cards: int) -> None:
-    for card in cards:
-        state.development[seat][card] += 1
-        state.deck.remove(card)
-    touch(state)
 
 
 def pass_turn(state: rules.State) -> None:
@@ -47,7 +55,7 @@ def pass_turn(state: rules.State) -> None:
 
 def test_buying_draws_the_top_card_of_the_deck():
     state = main_phase_game()
-    give(state, 0, wool=1, grain=1, ore=1)
+    state = give(state, 0, wool=1, grain=1, ore=1)
     top = state.deck[-1]
     size = len(state.deck)
     events = rules.apply(state, 0, {"type": "buy_development"})
@@ -61,19 +69,17 @@ def test_buying_draws_the_top_card_of_the_deck():
 
 def test_no_development_card_can_be_bought_once_the_deck_is_empty():
     state = main_phase_game()
-    give(state, 0, wool=1, grain=1, ore=1)
-    state.development[1] = [state.deck.count(c) for c in range(5)]
-    state.deck = []
-    touch(state)
+    state = give(state, 0, wool=1, grain=1, ore=1)
+    state = edit_seat(state, 1, development=dict(zip(DEVELOPMENT_CARDS, DEVELOPMENT_DECK, strict=True)))
+    assert rules.view(state, 0)["deck_count"] == 0
     assert "buy_development" not in kinds(state, 0)
     assert_refused(state, 0, {"type": "buy_development"})
 
 
 def test_a_development_card_bought_this_turn_cannot_be_played():
     state = main_phase_game()
-    give(state, 0, wool=1, grain=1, ore=1)
-    state.deck.remove(KNIGHT)
-    state.deck.append(KNIGHT)  # the knight is on top
+    state = give(state, 0, wool=1, grain=1, ore=1)
+    state = on_top(state, KNIGHT)
     rules.apply(state, 0, {"type": "buy_development"})
     assert state.development_new[0][KNIGHT] == 1
     assert "play_knight" not in kinds(state, 0)
@@ -87,10 +93,9 @@ def test_a_development_card_bought_this_turn_cannot_be_played():
 
 def test_an_old_card_may_be_played_in_the_turn_another_is_bought():
     state = main_phase_game()
-    hold(state, 0, MONOPOLY)
-    give(state, 0, wool=1, grain=1, ore=1)
-    state.deck.remove(MONOPOLY)
-    state.deck.append(MONOPOLY)
+    state = hold(state, 0, MONOPOLY)
+    state = give(state, 0, wool=1, grain=1, ore=1)
+    state = on_top(state, MONOPOLY)
     rules.apply(state, 0, {"type": "buy_development"})
     assert state.development[0][MONOPOLY] == 1 and state.development_new[0][MONOPOLY] == 1
     rules.apply(state, 0, {"type": "play_monopoly", "resource": "ore"})
@@ -99,8 +104,8 @@ def test_an_old_card_may_be_played_in_the_turn_another_is_bought():
 
 def test_a_second_development_card_in_one_turn_is_refused():
     state = main_phase_game()
-    hold(state, 0, KNIGHT, MONOPOLY, YEAR_OF_PLENTY, ROAD_BUILDING)
-    settle(state, 0, 43)
+    state = hold(state, 0, KNIGHT, MONOPOLY, YEAR_OF_PLENTY, ROAD_BUILDING)
+    state = settle(state, 0, 43)
     assert PLAYS <= kinds(state, 0)
     rules.apply(state, 0, {"type": "play_monopoly", "resource": "wool"})
     assert not PLAYS & kinds(state, 0)
@@ -119,7 +124,7 @@ def test_a_second_development_card_in_one_turn_is_refused():
 
 def test_a_card_played_before_the_roll_is_the_one_card_of_the_turn():
     state = roll_phase_game()
-    hold(state, 0, KNIGHT, KNIGHT, YEAR_OF_PLENTY)
+    state = hold(state, 0, KNIGHT, KNIGHT, YEAR_OF_PLENTY)
     rules.apply(state, 0, {"type": "play_knight"})
     rules.apply(state, 0, actions_of(state, 0, "move_robber")[0])
     assert not PLAYS & kinds(state, 0)
@@ -131,7 +136,7 @@ def test_a_card_played_before_the_roll_is_the_one_card_of_the_turn():
 
 def test_victory_point_cards_are_never_played():
     state = main_phase_game()
-    hold(state, 0, VICTORY_POINT)
+    state = hold(state, 0, VICTORY_POINT)
     assert not any("victory" in t for t in kinds(state, 0))
     assert_refused(state, 0, {"type": "play_victory_point"})
     assert rules.victory_points(state, 0) == 1
@@ -145,10 +150,10 @@ def test_victory_point_cards_are_never_played():
 
 def test_knight_moves_the_robber_and_steals_without_discards():
     state = main_phase_game()
-    hold(state, 0, KNIGHT)
+    state = hold(state, 0, KNIGHT)
     hills = hex_id(state, 0, -1)
-    settle(state, 1, state.derived.topo.hex_vertices[hills][0])
-    give(state, 1, ore=9)  # would discard on a 7, not on a knight
+    state = settle(state, 1, state.derived.topo.hex_vertices[hills][0])
+    state = give(state, 1, ore=9)  # would discard on a 7, not on a knight
     events = rules.apply(state, 0, {"type": "play_knight"})
     assert events[0] == {"type": "played_knight", "seat": 0}
     assert state.phase == ROBBER and state.phase != DISCARD
@@ -165,29 +170,27 @@ def test_knight_moves_the_robber_and_steals_without_discards():
     assert rules.view(state, None)["seats"][0]["knights"] == 1
 
 
-def play_knight(state: rules.State, seat: int) -> list[dict]:
-    state.current = seat
-    state.phase = MAIN
-    state.development_played = False
-    hold(state, seat, KNIGHT)
+def play_knight(state: rules.State, seat: int) -> tuple[rules.State, list[dict]]:
+    """`seat`'s turn, after the roll: it plays a knight (held from an earlier turn) and moves the robber."""
+    state = hold(edit(state, current=seat, phase=MAIN, development_played=False), seat, KNIGHT)
     events = rules.apply(state, seat, {"type": "play_knight"})
     rules.apply(state, seat, actions_of(state, seat, "move_robber")[0])
-    return events
+    return state, events
 
 
 def test_largest_army_first_to_three_knights_then_strictly_more():
     state = main_phase_game()
-    play_knight(state, 0)
-    play_knight(state, 0)
+    state, _ = play_knight(state, 0)
+    state, _ = play_knight(state, 0)
     assert state.largest_army == -1, "two knights are not enough"
-    events = play_knight(state, 0)
+    state, events = play_knight(state, 0)
     assert state.largest_army == 0
     assert {"type": "largest_army", "seat": 0, "knights": 3} in events
     assert rules.victory_points(state, 0) == 2
     for _ in range(3):
-        play_knight(state, 1)
+        state, _ = play_knight(state, 1)
     assert state.largest_army == 0, "a tie does not take the card"
-    events = play_knight(state, 1)
+    state, events = play_knight(state, 1)
     assert state.largest_army == 1
     assert {"type": "largest_army", "seat": 1, "knights": 4} in events
     assert rules.victory_points(state, 0) == 0 and rules.victory_points(state, 1) == 2
@@ -199,8 +202,8 @@ def test_largest_army_first_to_three_knights_then_strictly_more():
 
 def test_road_building_places_two_free_roads():
     state = main_phase_game()
-    settle(state, 0, 43)
-    hold(state, 0, ROAD_BUILDING)
+    state = settle(state, 0, 43)
+    state = hold(state, 0, ROAD_BUILDING)
     rules.apply(state, 0, {"type": "play_road_building"})
     assert state.phase == ROAD_BUILDING_PHASE
     assert kinds(state, 0) == {"build_road"}
@@ -216,11 +219,14 @@ def test_road_building_places_two_free_roads():
 
 def test_road_building_places_one_road_when_only_one_is_in_the_supply():
     state = main_phase_game()
-    settle(state, 0, 43)
-    state.supply[0]["roads"] = 1
-    hold(state, 0, ROAD_BUILDING)
+    state = settle(state, 0, 41)
+    state = settle(state, 0, row_bottom(state, 0)[2])
+    state = lay_road(state, 0, row_top(state, 0))  # 10 roads
+    state = lay_road(state, 0, row_bottom(state, 0)[:5])  # 4 more: one left in the supply
+    assert state.supply[0]["roads"] == 1
+    state = hold(state, 0, ROAD_BUILDING)
     rules.apply(state, 0, {"type": "play_road_building"})
-    rules.apply(state, 0, {"type": "build_road", "edge": edge_between(state, 43, 51)})
+    rules.apply(state, 0, actions_of(state, 0, "build_road")[0])
     assert state.phase == MAIN
     assert state.supply[0]["roads"] == 0
 
@@ -229,12 +235,12 @@ def test_road_building_places_one_road_when_only_one_placement_is_possible():
     state = main_phase_game()
     # Seat 0: a settlement at 43 with a road to 51. Every other edge around is taken, and the one free edge
     # (51-58) ends at an opponent's settlement, so the network cannot go further.
-    settle(state, 0, 43)
-    lay_road(state, 0, [43, 51])
-    lay_road(state, 1, [35, 43, 36])
-    lay_road(state, 1, [51, 59])
-    settle(state, 2, 58)
-    hold(state, 0, ROAD_BUILDING)
+    state = settle(state, 0, 43)
+    state = lay_road(state, 0, [43, 51])
+    state = anchored_road(state, 1, [35, 43, 36])
+    state = anchored_road(state, 1, [59, 51])
+    state = settle(state, 2, 58)
+    state = hold(state, 0, ROAD_BUILDING)
     rules.apply(state, 0, {"type": "play_road_building"})
     assert actions_of(state, 0, "build_road") == [{"type": "build_road", "edge": edge_between(state, 51, 58)}]
     rules.apply(state, 0, {"type": "build_road", "edge": edge_between(state, 51, 58)})
@@ -244,10 +250,10 @@ def test_road_building_places_one_road_when_only_one_placement_is_possible():
 
 def test_road_building_cannot_be_played_with_no_placement():
     state = main_phase_game()
-    settle(state, 0, 43)
-    lay_road(state, 1, [35, 43, 36])
-    lay_road(state, 1, [43, 51])
-    hold(state, 0, ROAD_BUILDING)
+    state = settle(state, 0, 43)
+    state = anchored_road(state, 1, [35, 43, 36])
+    state = lay_road(state, 1, [43, 51])
+    state = hold(state, 0, ROAD_BUILDING)
     assert "play_road_building" not in kinds(state, 0)
     assert_refused(state, 0, {"type": "play_road_building"})
 
@@ -257,7 +263,7 @@ def test_road_building_cannot_be_played_with_no_placement():
 
 def test_year_of_plenty_takes_any_two_resources():
     state = main_phase_game()
-    hold(state, 0, YEAR_OF_PLENTY)
+    state = hold(state, 0, YEAR_OF_PLENTY)
     choices = [a["resources"] for a in actions_of(state, 0, "play_year_of_plenty")]
     assert len(choices) == 15  # 5 pairs of the same resource and 10 of two different ones
     assert ["ore", "ore"] in choices and ["lumber", "ore"] in choices
@@ -266,20 +272,20 @@ def test_year_of_plenty_takes_any_two_resources():
     assert state.bank[4] == 17
 
 
-def empty_bank_but(state: rules.State, **left: int) -> None:
-    """Move every bank card into seats 1-3, except the counts `left` in the bank."""
-    keep = counts(**left)
-    for r in range(5):
-        moving = state.bank[r] - keep[r]
-        state.hands[1 + r % 3][r] += moving
-        state.bank[r] -= moving
-    touch(state)
+def empty_bank_but(state: rules.State, **left: int) -> rules.State:
+    """The position with every bank card in seats 1-3, except the counts `left` in the bank."""
+    description = rules.describe(state)
+    for name in RESOURCES:
+        moving = description["bank"][name] - left.get(name, 0)
+        description["seats"][1 + RESOURCES.index(name) % 3]["hand"][name] += moving
+        description["bank"][name] -= moving
+    return rules.position(description)
 
 
 def test_year_of_plenty_limited_by_the_bank_one_card_left():
     state = main_phase_game()
-    hold(state, 0, YEAR_OF_PLENTY)
-    empty_bank_but(state, ore=1)
+    state = hold(state, 0, YEAR_OF_PLENTY)
+    state = empty_bank_but(state, ore=1)
     assert state.bank == counts(ore=1)
     assert actions_of(state, 0, "play_year_of_plenty") == [{"type": "play_year_of_plenty", "resources": ["ore"]}]
     assert_refused(state, 0, {"type": "play_year_of_plenty", "resources": ["ore", "ore"]})
@@ -292,8 +298,8 @@ def test_year_of_plenty_limited_by_the_bank_one_card_left():
 
 def test_year_of_plenty_limited_by_the_bank_pairs():
     state = main_phase_game()
-    hold(state, 0, YEAR_OF_PLENTY)
-    empty_bank_but(state, ore=1, grain=5)
+    state = hold(state, 0, YEAR_OF_PLENTY)
+    state = empty_bank_but(state, ore=1, grain=5)
     choices = [a["resources"] for a in actions_of(state, 0, "play_year_of_plenty")]
     assert sorted(choices) == [["grain", "grain"], ["grain", "ore"]]
     assert_refused(state, 0, {"type": "play_year_of_plenty", "resources": ["ore", "ore"]})
@@ -307,11 +313,11 @@ def test_year_of_plenty_limited_by_the_bank_pairs():
 
 def test_monopoly_takes_all_of_the_named_resource_from_every_other_player():
     state = main_phase_game()
-    hold(state, 0, MONOPOLY)
-    give(state, 0, wool=1)
-    give(state, 1, wool=3, brick=1)
-    give(state, 2, wool=1, ore=2)
-    give(state, 3, grain=4)
+    state = hold(state, 0, MONOPOLY)
+    state = give(state, 0, wool=1)
+    state = give(state, 1, wool=3, brick=1)
+    state = give(state, 2, wool=1, ore=2)
+    state = give(state, 3, grain=4)
     events = rules.apply(state, 0, {"type": "play_monopoly", "resource": "wool"})
     assert events == [{"type": "played_monopoly", "seat": 0, "resource": "wool", "taken": {"1": 3, "2": 1}}]
     assert state.hands[0] == counts(wool=5)
@@ -323,8 +329,8 @@ def test_monopoly_takes_all_of_the_named_resource_from_every_other_player():
 
 def test_monopoly_of_a_resource_nobody_holds_takes_nothing():
     state = main_phase_game()
-    hold(state, 0, MONOPOLY)
-    give(state, 1, ore=2)
+    state = hold(state, 0, MONOPOLY)
+    state = give(state, 1, ore=2)
     assert_refused(state, 0, {"type": "play_monopoly", "resource": "gold"})
     assert_refused(state, 0, {"type": "play_monopoly"})
     rules.apply(state, 0, {"type": "play_monopoly", "resource": "lumber"})

@@ -14,13 +14,14 @@ from rules.state import GAME_OVER
 
 from .rule_positions import (
     actions_of,
+    force_roll,
     give,
     hex_id,
     main_phase_game,
     new_beginner_game,
+    on_top,
     roll_phase_game,
     settle,
-    stream_for_roll,
 )
 
 # --- VP target -----------------------------------------------------------------------------------------
@@ -34,12 +35,10 @@ def test_vp_target_defaults_to_ten_for_the_base_game():
 def five_points_and_a_victory_card_on_top(**options) -> rules.State:
     state = main_phase_game(**options)
     for v in (22, 84):
-        settle(state, 0, v, city=True)
-    settle(state, 0, 43)
-    give(state, 0, wool=1, grain=1, ore=1)
-    state.deck.remove(VICTORY_POINT)
-    state.deck.append(VICTORY_POINT)
-    return state
+        state = settle(state, 0, v, city=True)
+    state = settle(state, 0, 43)
+    state = give(state, 0, wool=1, grain=1, ore=1)
+    return on_top(state, VICTORY_POINT)
 
 
 def test_vp_target_option_sets_the_points_needed_to_win():
@@ -145,12 +144,12 @@ def friendly_position(friendly: bool) -> tuple[rules.State, int]:
     state = roll_phase_game(friendly_robber=friendly)
     hills = hex_id(state, 0, -1)
     corners = state.derived.topo.hex_vertices[hills]
-    settle(state, 1, corners[0], city=True)  # 2 points
-    settle(state, 2, corners[2], city=True)  # 3 points
-    settle(state, 2, 84)
-    give(state, 1, ore=2)
-    give(state, 2, ore=2)
-    state.stream = stream_for_roll(7)
+    state = settle(state, 1, corners[0], city=True)  # 2 points
+    state = settle(state, 2, corners[2], city=True)  # 3 points
+    state = settle(state, 2, 84)
+    state = give(state, 1, ore=2)
+    state = give(state, 2, ore=2)
+    force_roll(state, 7)
     rules.apply(state, 0, {"type": "roll"})
     return state, hills
 
@@ -172,9 +171,7 @@ def test_friendly_robber_is_off_by_default():
 
 def test_friendly_robber_with_nobody_to_steal_from_still_moves():
     state, hills = friendly_position(True)
-    state.hands[2] = [0] * 5
-    state.bank[4] += 2
-    state.version += 1
+    state = give(state, 2)
     assert [a for a in actions_of(state, 0, "move_robber") if a["hex"] == hills] == [
         {"type": "move_robber", "hex": hills}
     ]

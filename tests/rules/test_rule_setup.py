@@ -6,7 +6,7 @@ import rules
 from rules.constants import PRODUCING, RESOURCES
 from rules.state import ROLL, SETUP_ROAD, SETUP_SETTLEMENT
 
-from .rule_positions import actions_of, assert_refused, give, kinds, new_beginner_game
+from .rule_positions import actions_of, assert_refused, kinds, new_beginner_game
 
 
 def play_setup_turn(state: rules.State, vertex: int | None = None, edge: int | None = None) -> int:
@@ -157,24 +157,22 @@ def test_starting_resources_nothing_from_desert_or_sea():
 
 
 def test_no_trading_and_no_development_cards_during_setup():
+    # Seat 0 places last in the snake: after its second settlement it holds cards and must still lay a road.
     state = new_beginner_game()
-    give(state, 0, lumber=4, wool=2, ore=1, grain=1)
-    state.development[0][0] = 1  # a knight
-    state.development[0][3] = 1  # a monopoly
-    state.version += 1
-    for phase_step in range(2):
-        allowed = kinds(state, 0)
-        assert allowed <= {"build_settlement", "build_road"}
-        for action in (
-            {"type": "offer_trade", "give": {"lumber": 1}, "get": {"ore": 1}},
-            {"type": "trade_bank", "give": "lumber", "get": "ore"},
-            {"type": "play_knight"},
-            {"type": "play_monopoly", "resource": "ore"},
-            {"type": "buy_development"},
-            {"type": "roll"},
-            {"type": "end_turn"},
-        ):
-            assert_refused(state, 0, action)
-        if phase_step == 0:
-            rules.apply(state, 0, {"type": "build_settlement", "vertex": 43})
-    assert state.phase == SETUP_ROAD
+    for _ in range(7):
+        play_setup_turn(state)
+    rules.apply(state, 0, {"type": "build_settlement", "vertex": 43})
+    assert state.phase == SETUP_ROAD and sum(state.hands[0]) >= 1
+    assert kinds(state, 0) == {"build_road"}
+    held = next(name for name, n in zip(RESOURCES, state.hands[0], strict=True) if n)
+    other = next(name for name in RESOURCES if name != held)
+    for action in (
+        {"type": "offer_trade", "give": {held: 1}, "get": {other: 1}},
+        {"type": "trade_bank", "give": held, "get": other},
+        {"type": "play_knight"},
+        {"type": "play_monopoly", "resource": "ore"},
+        {"type": "buy_development"},
+        {"type": "roll"},
+        {"type": "end_turn"},
+    ):
+        assert_refused(state, 0, action)

@@ -28,10 +28,10 @@ OFFER = {"type": "offer_trade", "give": {"wool": 1}, "get": {"ore": 1}}
 
 def trading_game() -> rules.State:
     state = main_phase_game()
-    give(state, 0, wool=2, lumber=1)
-    give(state, 1, ore=2)
-    give(state, 2, ore=1, grain=1)
-    give(state, 3, brick=1)  # holds no ore: cannot accept
+    state = give(state, 0, wool=2, lumber=1)
+    state = give(state, 1, ore=2)
+    state = give(state, 2, ore=1, grain=1)
+    state = give(state, 3, brick=1)  # holds no ore: cannot accept
     return state
 
 
@@ -146,8 +146,8 @@ def test_domestic_only_the_active_player_trades():
 
 def test_domestic_trades_only_after_the_roll():
     state = roll_phase_game()
-    give(state, 0, wool=1)
-    give(state, 1, ore=1)
+    state = give(state, 0, wool=1)
+    state = give(state, 1, ore=1)
     assert_refused(state, 0, OFFER, "not_now")
 
 
@@ -247,8 +247,8 @@ def bank_trades(state: rules.State, seat: int, give_name: str) -> set[str]:
 
 def test_maritime_four_identical_cards_for_one_without_a_harbour():
     state = main_phase_game()
-    settle(state, 0, 43)  # inland
-    give(state, 0, lumber=3, brick=4)
+    state = settle(state, 0, 43)  # inland
+    state = give(state, 0, lumber=3, brick=4)
     assert bank_trades(state, 0, "lumber") == set()
     assert_refused(state, 0, {"type": "trade_bank", "give": "lumber", "get": "ore"})
     assert bank_trades(state, 0, "brick") == {"lumber", "wool", "grain", "ore"}
@@ -263,17 +263,16 @@ def test_harbour_three_to_one_only_with_a_building_on_it():
     generic = harbour_vertices(state, "generic")[0]
     topo = state.derived.topo
     next_to = next(n for n in topo.vertex_neighbors[generic[0]] if n not in generic)
-    give(state, 0, ore=3)
+    state = give(state, 0, ore=3)
     # A road on the harbour and a settlement one step away are not enough.
-    settle(state, 0, next_to)
-    lay_road(state, 0, [next_to, generic[0], generic[1]])
+    state = settle(state, 0, next_to)
+    state = lay_road(state, 0, [next_to, generic[0], generic[1]])
     assert bank_trades(state, 0, "ore") == set()
     assert rules.view(state, 0)["seats"][0]["harbour_rates"]["ore"] == 4
-    settle(state, 1, generic[1])  # an opponent's building on it gives seat 0 nothing
+    state = settle(state, 1, generic[1])  # an opponent's building on it gives seat 0 nothing
     assert bank_trades(state, 0, "ore") == set()
-    state2 = main_phase_game()
-    give(state2, 0, ore=3, wool=3)
-    settle(state2, 0, generic[0])
+    state2 = give(main_phase_game(), 0, ore=3, wool=3)
+    state2 = settle(state2, 0, generic[0])
     assert bank_trades(state2, 0, "ore") == {"lumber", "brick", "wool", "grain"}
     assert bank_trades(state2, 0, "wool") == {"lumber", "brick", "grain", "ore"}
     rules.apply(state2, 0, {"type": "trade_bank", "give": "ore", "get": "grain"})
@@ -283,8 +282,8 @@ def test_harbour_three_to_one_only_with_a_building_on_it():
 def test_harbour_two_to_one_of_its_resource_only():
     state = main_phase_game()
     wool_harbour = harbour_vertices(state, "wool")[0]
-    settle(state, 0, wool_harbour[1], city=True)  # a city counts as well
-    give(state, 0, wool=2, ore=3)
+    state = settle(state, 0, wool_harbour[1], city=True)  # a city counts as well
+    state = give(state, 0, wool=2, ore=3)
     assert bank_trades(state, 0, "wool") == {"lumber", "brick", "grain", "ore"}
     assert bank_trades(state, 0, "ore") == set(), "2:1 wool gives no better rate for ore"
     rates = rules.view(state, 0)["seats"][0]["harbour_rates"]
@@ -295,16 +294,16 @@ def test_harbour_two_to_one_of_its_resource_only():
 
 def test_harbour_rates_combine_generic_and_specific():
     state = main_phase_game()
-    settle(state, 0, harbour_vertices(state, "generic")[0][0])
-    settle(state, 0, harbour_vertices(state, "grain")[0][0])
+    state = settle(state, 0, harbour_vertices(state, "generic")[0][0])
+    state = settle(state, 0, harbour_vertices(state, "grain")[0][0])
     rates = rules.view(state, 0)["seats"][0]["harbour_rates"]
     assert rates == {"lumber": 3, "brick": 3, "wool": 3, "grain": 2, "ore": 3}
 
 
 def test_maritime_trade_never_takes_a_card_the_bank_lacks():
     state = main_phase_game()
-    give(state, 0, lumber=4)
-    give(state, 1, ore=19)  # the bank's ore is all in seat 1's hand
+    state = give(state, 0, lumber=4)
+    state = give(state, 1, ore=19)  # the bank's ore is all in seat 1's hand
     assert "ore" not in bank_trades(state, 0, "lumber")
     assert bank_trades(state, 0, "lumber") == {"brick", "wool", "grain"}
     assert_refused(state, 0, {"type": "trade_bank", "give": "lumber", "get": "ore"})
@@ -313,7 +312,7 @@ def test_maritime_trade_never_takes_a_card_the_bank_lacks():
 
 def test_maritime_trade_gives_one_resource_for_another():
     state = main_phase_game()
-    give(state, 0, lumber=8)
+    state = give(state, 0, lumber=8)
     assert_refused(state, 0, {"type": "trade_bank", "give": "lumber", "get": "lumber"})
     assert_refused(state, 0, {"type": "trade_bank", "give": "lumber", "get": "gold"})
     assert_refused(state, 0, {"type": "trade_bank", "give": "lumber", "get": "ore", "count": 2})

@@ -4,7 +4,6 @@ robber, steal), trading and building after the roll, ending the turn."""
 from __future__ import annotations
 
 import rules
-from rules.constants import KNIGHT
 from rules.state import DISCARD, MAIN, ROBBER, ROLL
 
 from .rule_positions import (
@@ -12,6 +11,8 @@ from .rule_positions import (
     assert_refused,
     counts,
     edge_between,
+    edit,
+    edit_seat,
     force_roll,
     give,
     hex_id,
@@ -39,8 +40,7 @@ def roll(state: rules.State, total: int) -> list[dict]:
 
 def test_a_development_card_may_be_played_before_rolling():
     state = roll_phase_game()
-    state.development[0][KNIGHT] = 1
-    state.version += 1
+    state = edit_seat(state, 0, development={"knight": 1})
     assert kinds(state, 0) == {"roll", "play_knight"}
     rules.apply(state, 0, {"type": "play_knight"})
     assert state.phase == ROBBER
@@ -53,8 +53,8 @@ def test_a_development_card_may_be_played_before_rolling():
 
 def test_nothing_but_a_roll_or_a_development_card_before_rolling():
     state = roll_phase_game()
-    settle(state, 0, 43)
-    give(state, 0, lumber=5, brick=5, wool=5, grain=5, ore=5)
+    state = settle(state, 0, 43)
+    state = give(state, 0, lumber=5, brick=5, wool=5, grain=5, ore=5)
     assert kinds(state, 0) == {"roll"}
     for action in (
         {"type": "build_road", "edge": state.derived.topo.vertex_edges[43][0]},
@@ -69,9 +69,9 @@ def test_nothing_but_a_roll_or_a_development_card_before_rolling():
 
 def test_production_settlement_takes_one_and_city_two():
     state = roll_phase_game()
-    settle(state, 0, HILLS_6_TOP)
-    settle(state, 1, FIELDS_6_BOTTOM, city=True)
-    settle(state, 2, 49)  # a vertex on no 6 hex: takes nothing
+    state = settle(state, 0, HILLS_6_TOP)
+    state = settle(state, 1, FIELDS_6_BOTTOM, city=True)
+    state = settle(state, 2, 49)  # a vertex on no 6 hex: takes nothing
     events = roll(state, 6)
     assert state.hands[0] == counts(brick=1)
     assert state.hands[1] == counts(grain=2)
@@ -84,18 +84,17 @@ def test_production_settlement_takes_one_and_city_two():
 def test_production_from_every_hex_with_the_number():
     state = roll_phase_game()
     # Vertex 66 touches fields 6 only among the 6s; a city on it and a settlement on the hills 6.
-    settle(state, 0, FIELDS_6_TOP, city=True)
-    settle(state, 0, HILLS_6_TOP)
+    state = settle(state, 0, FIELDS_6_TOP, city=True)
+    state = settle(state, 0, HILLS_6_TOP)
     roll(state, 6)
     assert state.hands[0] == counts(brick=1, grain=2)
 
 
 def test_the_robber_hex_produces_nothing():
     state = roll_phase_game()
-    settle(state, 0, HILLS_6_TOP)
-    settle(state, 1, FIELDS_6_BOTTOM, city=True)
-    state.robber = hex_id(state, *HILLS_6)
-    state.version += 1
+    state = settle(state, 0, HILLS_6_TOP)
+    state = settle(state, 1, FIELDS_6_BOTTOM, city=True)
+    state = edit(state, robber=hex_id(state, *HILLS_6))
     roll(state, 6)
     assert state.hands[0] == [0] * 5
     assert state.hands[1] == counts(grain=2)
@@ -104,9 +103,9 @@ def test_the_robber_hex_produces_nothing():
 def test_a_seven_produces_nothing():
     state = roll_phase_game()
     # Buildings on every corner of three hexes, and nobody holds more than 7 cards.
-    settle(state, 0, HILLS_6_TOP, city=True)
-    settle(state, 1, FIELDS_6_BOTTOM, city=True)
-    settle(state, 2, 49)
+    state = settle(state, 0, HILLS_6_TOP, city=True)
+    state = settle(state, 1, FIELDS_6_BOTTOM, city=True)
+    state = settle(state, 2, 49)
     before = [list(h) for h in state.hands]
     events = roll(state, 7)
     assert [list(h) for h in state.hands] == before
@@ -116,11 +115,9 @@ def test_a_seven_produces_nothing():
 
 def test_bank_shortage_with_one_player_owed_gives_what_is_left():
     state = roll_phase_game()
-    settle(state, 1, FIELDS_6_BOTTOM, city=True)  # owed 2 grain
-    settle(state, 0, HILLS_6_TOP)  # owed 1 brick: the bank has plenty
-    state.bank[3] = 1
-    state.hands[2][3] = 18  # the other grain is in a hand (cards stay conserved)
-    state.version += 1
+    state = settle(state, 1, FIELDS_6_BOTTOM, city=True)  # owed 2 grain
+    state = settle(state, 0, HILLS_6_TOP)  # owed 1 brick: the bank has plenty
+    state = give(state, 2, grain=18)  # one grain left in the bank (cards stay conserved)
     roll(state, 6)
     assert state.hands[1] == counts(grain=1)
     assert state.bank[3] == 0
@@ -130,12 +127,10 @@ def test_bank_shortage_with_one_player_owed_gives_what_is_left():
 
 def test_bank_shortage_with_two_players_owed_gives_nobody_that_resource():
     state = roll_phase_game()
-    settle(state, 1, FIELDS_6_BOTTOM, city=True)  # owed 2 grain
-    settle(state, 2, FIELDS_6_TOP)  # owed 1 grain
-    settle(state, 0, HILLS_6_TOP)  # owed 1 brick
-    state.bank[3] = 2
-    state.hands[3][3] = 17
-    state.version += 1
+    state = settle(state, 1, FIELDS_6_BOTTOM, city=True)  # owed 2 grain
+    state = settle(state, 2, FIELDS_6_TOP)  # owed 1 grain
+    state = settle(state, 0, HILLS_6_TOP)  # owed 1 brick
+    state = give(state, 3, grain=17)
     roll(state, 6)
     assert state.hands[1] == [0] * 5
     assert state.hands[2] == [0] * 5
@@ -145,11 +140,9 @@ def test_bank_shortage_with_two_players_owed_gives_nobody_that_resource():
 
 def test_no_shortage_when_the_bank_covers_exactly_what_is_owed():
     state = roll_phase_game()
-    settle(state, 1, FIELDS_6_BOTTOM, city=True)
-    settle(state, 2, FIELDS_6_TOP)
-    state.bank[3] = 3
-    state.hands[3][3] = 16
-    state.version += 1
+    state = settle(state, 1, FIELDS_6_BOTTOM, city=True)
+    state = settle(state, 2, FIELDS_6_TOP)
+    state = give(state, 3, grain=16)
     roll(state, 6)
     assert state.hands[1][3] == 2 and state.hands[2][3] == 1
     assert state.bank[3] == 0
@@ -157,7 +150,7 @@ def test_no_shortage_when_the_bank_covers_exactly_what_is_owed():
 
 def test_discard_half_of_nine_is_four():
     state = roll_phase_game()
-    give(state, 1, lumber=3, brick=2, wool=2, grain=1, ore=1)  # 9 cards
+    state = give(state, 1, lumber=3, brick=2, wool=2, grain=1, ore=1)  # 9 cards
     roll(state, 7)
     assert state.phase == DISCARD
     assert state.discards_owed == [0, 4, 0, 0]
@@ -173,18 +166,18 @@ def test_discard_half_of_nine_is_four():
 
 def test_seven_or_fewer_cards_discard_nothing():
     state = roll_phase_game()
-    give(state, 1, lumber=7)
-    give(state, 2, wool=8)  # 8 cards: discards 4
+    state = give(state, 1, lumber=7)
+    state = give(state, 2, wool=8)  # 8 cards: discards 4
     roll(state, 7)
     assert state.discards_owed == [0, 0, 4, 0]
 
 
 def test_discards_are_simultaneous_and_the_robber_waits_for_all():
     state = roll_phase_game()
-    give(state, 0, ore=10)  # the active player too: 5
-    give(state, 1, lumber=9)  # 4
-    give(state, 2, grain=8)  # 4
-    give(state, 3, wool=7)  # nothing
+    state = give(state, 0, ore=10)  # the active player too: 5
+    state = give(state, 1, lumber=9)  # 4
+    state = give(state, 2, grain=8)  # 4
+    state = give(state, 3, wool=7)  # nothing
     roll(state, 7)
     assert state.phase == DISCARD
     assert rules.to_move(state) == [0, 1, 2]
@@ -221,8 +214,7 @@ def test_robber_moves_to_a_different_land_hex_desert_allowed_sea_not():
     assert state.robber == target
     assert state.phase == MAIN
     # Next time, from the hills, the desert is a legal destination.
-    state.phase = ROBBER
-    state.version += 1
+    state = edit(state, phase=ROBBER)
     offered = {a["hex"] for a in actions_of(state, 0, "move_robber")}
     assert desert in offered and target not in offered
 
@@ -231,12 +223,12 @@ def test_steal_from_a_chosen_victim_with_a_building_on_the_hex_and_cards():
     state = roll_phase_game()
     hills = hex_id(state, *HILLS_6)
     corners = state.derived.topo.hex_vertices[hills]  # 22, 29, 36, 43, 35, 28
-    settle(state, 1, corners[0])
-    settle(state, 2, corners[2])
-    settle(state, 3, corners[4])  # no cards: not a victim
-    settle(state, 0, 24)  # the thief's own building elsewhere
-    give(state, 1, wool=2)
-    give(state, 2, ore=1)
+    state = settle(state, 1, corners[0])
+    state = settle(state, 2, corners[2])
+    state = settle(state, 3, corners[4])  # no cards: not a victim
+    state = settle(state, 0, 24)  # the thief's own building elsewhere
+    state = give(state, 1, wool=2)
+    state = give(state, 2, ore=1)
     roll(state, 7)
     moves = [a for a in actions_of(state, 0, "move_robber") if a["hex"] == hills]
     assert moves == [
@@ -259,7 +251,7 @@ def test_steal_from_a_chosen_victim_with_a_building_on_the_hex_and_cards():
 def test_no_victim_is_listed_when_they_have_no_cards():
     state = roll_phase_game()
     hills = hex_id(state, *HILLS_6)
-    settle(state, 1, state.derived.topo.hex_vertices[hills][0])
+    state = settle(state, 1, state.derived.topo.hex_vertices[hills][0])
     roll(state, 7)
     moves = [a for a in actions_of(state, 0, "move_robber") if a["hex"] == hills]
     assert moves == [{"type": "move_robber", "hex": hills}]
@@ -271,8 +263,8 @@ def test_a_stolen_card_is_one_the_victim_held():
     for seed in range(12):
         state = roll_phase_game(seed=seed)
         hills = hex_id(state, *HILLS_6)
-        settle(state, 1, state.derived.topo.hex_vertices[hills][0])
-        give(state, 1, wool=1, ore=3)
+        state = settle(state, 1, state.derived.topo.hex_vertices[hills][0])
+        state = give(state, 1, wool=1, ore=3)
         roll(state, 7)
         rules.apply(state, 0, {"type": "move_robber", "hex": hills, "victim": 1})
         assert sum(state.hands[0]) == 1 and sum(state.hands[1]) == 3
@@ -283,8 +275,8 @@ def test_a_stolen_card_is_one_the_victim_held():
 
 def test_after_rolling_trade_and_build_in_any_order():
     state = main_phase_game()
-    settle(state, 0, 43)
-    give(state, 0, lumber=7, brick=2, wool=1, grain=1)
+    state = settle(state, 0, 43)
+    state = give(state, 0, lumber=7, brick=2, wool=1, grain=1)
     rules.apply(state, 0, {"type": "build_road", "edge": edge_between(state, 43, 51)})  # build
     rules.apply(state, 0, {"type": "trade_bank", "give": "lumber", "get": "brick"})  # trade
     rules.apply(state, 0, {"type": "build_road", "edge": edge_between(state, 51, 58)})  # build again
@@ -307,7 +299,7 @@ def test_the_player_ends_the_turn_and_play_passes_in_seat_order():
 
 def test_the_seven_leaves_cards_conserved():
     state = roll_phase_game()
-    give(state, 1, lumber=4, brick=5)
+    state = give(state, 1, lumber=4, brick=5)
     roll(state, 7)
     rules.apply(state, 1, {"type": "discard", "cards": {"brick": 4}})
     assert total_cards(state) == [19] * 5

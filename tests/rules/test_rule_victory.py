@@ -10,33 +10,28 @@ from .rule_positions import (
     actions_of,
     assert_refused,
     edge_between,
+    edit_seat,
     force_roll,
     give,
+    hold,
     lay_road,
     main_phase_game,
+    on_top,
     row_bottom,
     row_top,
     settle,
-    touch,
 )
 
 
-def hold(state: rules.State, seat: int, card: int, n: int = 1) -> None:
-    for _ in range(n):
-        state.deck.remove(card)
-        state.development[seat][card] += 1
-    touch(state)
-
-
 def test_victory_points_one_per_settlement_two_per_city_two_per_special_card_one_per_vp_card():
-    state = main_phase_game()
-    settle(state, 0, 22)
-    settle(state, 0, 84)
-    settle(state, 0, 43, city=True)
-    state.longest_road = 0
-    state.largest_army = 0
-    state.development_used[0][KNIGHT] = 3
-    hold(state, 0, VICTORY_POINT, 2)
+    state = main_phase_game(current=1)  # seat 0 reaches 10: on its own turn it would have won
+    state = settle(state, 0, 22)
+    state = settle(state, 0, 84)
+    state = settle(state, 0, 43, city=True)
+    state = lay_road(state, 0, row_top(state, 0)[4:10])  # 5 roads from the city: Longest Road
+    state = edit_seat(state, 0, development_used={"knight": 3})  # Largest Army
+    state = hold(state, 0, VICTORY_POINT, VICTORY_POINT)
+    assert state.longest_road == 0 and state.largest_army == 0
     assert rules.victory_points(state, 0) == 1 + 1 + 2 + 2 + 2 + 2
     assert rules.victory_points(state, 1) == 0
     public = rules.view(state, None)["seats"][0]
@@ -48,12 +43,12 @@ def test_victory_points_one_per_settlement_two_per_city_two_per_special_card_one
 
 def test_a_win_is_the_moment_the_target_is_reached_on_ones_own_turn():
     state = main_phase_game()
-    settle(state, 0, 22, city=True)
-    settle(state, 0, 84, city=True)
-    settle(state, 0, 43)
-    hold(state, 0, VICTORY_POINT, 4)
+    state = settle(state, 0, 22, city=True)
+    state = settle(state, 0, 84, city=True)
+    state = settle(state, 0, 43)
+    state = hold(state, 0, VICTORY_POINT, VICTORY_POINT, VICTORY_POINT, VICTORY_POINT)
     assert rules.victory_points(state, 0) == 9
-    give(state, 0, grain=2, ore=3)
+    state = give(state, 0, grain=2, ore=3)
     events = rules.apply(state, 0, {"type": "build_city", "vertex": 43})
     assert events[-1]["type"] == "game_won" and events[-1]["seat"] == 0
     assert state.winner == 0 and state.phase == GAME_OVER
@@ -69,12 +64,11 @@ def test_a_win_is_the_moment_the_target_is_reached_on_ones_own_turn():
 def test_a_victory_point_card_wins_at_once_when_bought_on_ones_own_turn():
     state = main_phase_game()
     for v in (22, 84, 43, 12):
-        settle(state, 0, v, city=True)
-    hold(state, 0, VICTORY_POINT)
+        state = settle(state, 0, v, city=True)
+    state = hold(state, 0, VICTORY_POINT)
     assert rules.victory_points(state, 0) == 9
-    state.deck.remove(VICTORY_POINT)
-    state.deck.append(VICTORY_POINT)  # on top
-    give(state, 0, wool=1, grain=1, ore=1)
+    state = on_top(state, VICTORY_POINT)
+    state = give(state, 0, wool=1, grain=1, ore=1)
     events = rules.apply(state, 0, {"type": "buy_development"})
     assert state.winner == 0 and state.phase == GAME_OVER
     assert any(e["type"] == "game_won" and e["seat"] == 0 for e in events)
@@ -83,11 +77,10 @@ def test_a_victory_point_card_wins_at_once_when_bought_on_ones_own_turn():
 def test_points_below_the_target_do_not_win():
     state = main_phase_game()
     for v in (22, 84, 43):
-        settle(state, 0, v, city=True)
-    hold(state, 0, VICTORY_POINT, 2)
-    state.deck.remove(KNIGHT)
-    state.deck.append(KNIGHT)
-    give(state, 0, wool=1, grain=1, ore=1)
+        state = settle(state, 0, v, city=True)
+    state = hold(state, 0, VICTORY_POINT, VICTORY_POINT)
+    state = on_top(state, KNIGHT)
+    state = give(state, 0, wool=1, grain=1, ore=1)
     rules.apply(state, 0, {"type": "buy_development"})
     assert rules.victory_points(state, 0) == 8
     assert state.winner is None and state.phase == MAIN
@@ -98,12 +91,13 @@ def longest_road_swing_position() -> rules.State:
     so it takes the card, and reaches 10, when anyone cuts seat 0's road."""
     state = main_phase_game(current=1)
     a, c = row_top(state, 0), row_bottom(state, 1)
-    lay_road(state, 0, a[:8])  # 41 .. 37
-    state.longest_road = 0
-    lay_road(state, 2, c[:7])  # 64 .. 73
-    settle(state, 2, 84, city=True)
-    settle(state, 2, 77, city=True)
-    hold(state, 2, VICTORY_POINT, 4)
+    state = settle(state, 0, a[0])
+    state = lay_road(state, 0, a[:8])  # 41 .. 37
+    state = settle(state, 2, c[0], city=True)
+    state = settle(state, 2, c[6], city=True)
+    state = lay_road(state, 2, c[:7])  # 64 .. 73
+    assert state.longest_road == 0
+    state = hold(state, 2, VICTORY_POINT, VICTORY_POINT, VICTORY_POINT, VICTORY_POINT)
     assert rules.victory_points(state, 2) == 8
     return state
 
@@ -111,8 +105,9 @@ def longest_road_swing_position() -> rules.State:
 def test_a_win_only_on_ones_own_turn_reached_on_anothers_turn_it_wins_at_the_start_of_ones_next_turn():
     state = longest_road_swing_position()
     # Seat 1, on its own turn, cuts seat 0's road with a settlement at 43.
-    lay_road(state, 1, [51, 43])
-    give(state, 1, lumber=1, brick=1, wool=1, grain=1)
+    state = settle(state, 1, 59)
+    state = lay_road(state, 1, [59, 51, 43])
+    state = give(state, 1, lumber=1, brick=1, wool=1, grain=1)
     events = rules.apply(state, 1, {"type": "build_settlement", "vertex": 43})
     assert state.longest_road == 2
     assert rules.victory_points(state, 2) == 10
@@ -129,16 +124,19 @@ def test_a_win_only_on_ones_own_turn_reached_on_anothers_turn_it_wins_at_the_sta
 def test_a_win_reached_on_anothers_turn_needs_to_still_hold_at_ones_own_turn():
     state = main_phase_game(current=0)
     a, c, e = row_top(state, 0), row_bottom(state, 1), row_top(state, -2)
-    lay_road(state, 3, a[:9])  # 41 .. 45: 8 long, the holder
-    state.longest_road = 3
-    lay_road(state, 2, c[:8])  # 64 .. 74: 7 long
-    settle(state, 2, 84, city=True)
-    settle(state, 2, 77, city=True)
-    hold(state, 2, VICTORY_POINT, 4)
-    lay_road(state, 1, e)  # 15 .. 18: 6 long
+    state = settle(state, 3, a[0])
+    state = lay_road(state, 3, a[:9])  # 41 .. 45: 8 long, the holder
+    state = settle(state, 2, c[0], city=True)
+    state = settle(state, 2, c[7], city=True)
+    state = lay_road(state, 2, c[:8])  # 64 .. 74: 7 long
+    state = hold(state, 2, VICTORY_POINT, VICTORY_POINT, VICTORY_POINT, VICTORY_POINT)
+    state = settle(state, 1, e[0])
+    state = lay_road(state, 1, e)  # 15 .. 18: 6 long
+    assert state.longest_road == 3
     # Seat 0 cuts seat 3's road at 43: 4 + 4. Seat 2 takes the card and has 10 points, on seat 0's turn.
-    lay_road(state, 0, [51, 43])
-    give(state, 0, lumber=1, brick=1, wool=1, grain=1)
+    state = settle(state, 0, 59)
+    state = lay_road(state, 0, [59, 51, 43])
+    state = give(state, 0, lumber=1, brick=1, wool=1, grain=1)
     rules.apply(state, 0, {"type": "build_settlement", "vertex": 43})
     assert state.longest_road == 2 and rules.victory_points(state, 2) == 10
     rules.apply(state, 0, {"type": "end_turn"})
@@ -146,7 +144,7 @@ def test_a_win_reached_on_anothers_turn_needs_to_still_hold_at_ones_own_turn():
     # Seat 1 lengthens its road to 8 and takes the card before seat 2's turn comes.
     force_roll(state, 5)
     rules.apply(state, 1, {"type": "roll"})
-    give(state, 1, lumber=2, brick=2)
+    state = give(state, 1, lumber=2, brick=2)
     rules.apply(state, 1, {"type": "build_road", "edge": edge_between(state, 18, 24)})
     rules.apply(state, 1, {"type": "build_road", "edge": edge_between(state, 24, 30)})
     assert state.longest_road == 1
@@ -160,8 +158,8 @@ def test_a_win_reached_on_anothers_turn_needs_to_still_hold_at_ones_own_turn():
 def test_a_win_checked_at_the_start_of_the_turn_also_counts_hidden_cards():
     state = main_phase_game(current=3)
     for v in (22, 84, 43, 12):
-        settle(state, 0, v, city=True)
-    hold(state, 0, VICTORY_POINT, 2)  # 10 points, reached somehow outside seat 0's turn
+        state = settle(state, 0, v, city=True)
+    state = hold(state, 0, VICTORY_POINT, VICTORY_POINT)  # 10 points, reached somehow outside seat 0's turn
     assert rules.view(state, None)["seats"][0]["public_victory_points"] == 8
     rules.apply(state, 3, {"type": "end_turn"})
     assert state.winner == 0 and state.phase == GAME_OVER

@@ -10,7 +10,8 @@ from rules.constants import GOLD, ROAD_BUILDING, SEA
 from rules.geometry import ring
 from rules.seafarers import movable_ships, token_sources
 
-from .positions import give, hand, main_phase, roll, settle
+from .positions import main_phase
+from .rule_positions import edit, force_roll, give, hold, settle
 from .seafarers_maps import SMALL_ISLANDS, THIRD, bag_spec, crossing_spec, isles_spec
 
 
@@ -34,9 +35,51 @@ def coastal_vertex(state, land_hex, sea_hex):
 
 
 def ship(state, seat, *edges):
-    for e in edges:
-        placement.put_edge_piece(state, seat, e, ship=True)
-    state.version += 1
+    """The position with the seat's ships on these edges added."""
+    description = rules.describe(state)
+    description["seats"][seat]["ships"] += list(edges)
+    return rules.position(description)
+
+
+def ship_route(state, start, goals, avoid=frozenset()):
+    """Vertices of a shortest path of ship edges from `start` to one of `goals` (never through `avoid`)."""
+    t = topo(state)
+    came = {start: None}
+    frontier = [start]
+    while frontier:
+        following = []
+        for v in frontier:
+            if v in goals:
+                path = [v]
+                while came[path[-1]] is not None:
+                    path.append(came[path[-1]])
+                return path[::-1]
+            for e in t.vertex_edges[v]:
+                n = next(x for x in t.edge_vertices[e] if x != v)
+                if state.derived.ship_edge[e] and n not in came and n not in avoid:
+                    came[n] = v
+                    following.append(n)
+        frontier = following
+    raise AssertionError("no ship route")
+
+
+def without_pirate(state):
+    """The same position in a game played without the pirate."""
+    description = rules.describe(state)
+    description["options"]["pirate"] = False
+    description.pop("pirate", None)
+    return rules.position(description)
+
+
+def roll(state, total):
+    """From the position, with `state.current` to roll: the dice make `total`."""
+    state = edit(state, phase="roll", dice=None)
+    force_roll(state, total)
+    return state, rules.apply(state, state.current, {"type": "roll"})
+
+
+def hand(state, seat):
+    return {name: n for name, n in rules.view(state, seat)["seats"][seat]["resources"].items() if n}
 
 
 def sea_path(state, start, length, avoid=frozenset()):
@@ -78,12 +121,10 @@ def refuse(state, seat, action):
 @pytest.fixture
 def isles(sea_maps):
     """Seat 0 has a coastal settlement on the main island's edge, after rolling."""
-    state = new(sea_maps, isles_spec("isles_plain", island_bonus=[1, 2]))
-    main_phase(state)
-    land, sea = hx(state, ring(1)[0]), hx(state, ring(2)[0])
-    vertex = coastal_vertex(state, land, sea)
-    settle(state, 0, vertex)
-    return state, vertex
+    board = new(sea_maps, isles_spec("isles_plain", island_bonus=[1, 2]))
+    land, sea = hx(board, ring(1)[0]), hx(board, ring(2)[0])
+    vertex = coastal_vertex(board, land, sea)
+    return rules.position(scenario=board.scenario, seed=3, seats=[{"settlements": [vertex]}]), vertex
 
 
 # --- ships -------------------------------------------------------------------------------------------
@@ -91,8 +132,8 @@ def isles(sea_maps):
 
 def test_a_ship_costs_lumber_and_wool_and_sits_only_on_sea_or_coast_edges(isles):
     state, vertex = isles
-    state.pirate = -1
-    give(state, 0, lumber=1, wool=1)
+    state = without_pirate(state)
+    state = give(state, 0, lumber=1, wool=1)
     options = [a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_ship"]
     assert options and all(state.derived.ship_edge[e] for e in options)
     assert all(vertex in topo(state).edge_vertices[e] for e in options)
@@ -104,10 +145,10 @@ def test_a_ship_costs_lumber_and_wool_and_sits_only_on_sea_or_coast_edges(isles)
 
 def test_ship_lines_extend_and_branch(isles):
     state, vertex = isles
-    state.pirate = -1
+    state = without_pirate(state)
     path = sea_path(state, vertex, 2)
-    ship(state, 0, *edges(state, path))
-    give(state, 0, lumber=2, wool=2)
+    state = ship(state, 0, *edges(state, path))
+    state = give(state, 0, lumber=2, wool=2)
     options = {a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_ship"}
     from_middle = {e for e in topo(state).vertex_edges[path[1]] if state.edge_owner[e] == -1}
     from_end = {e for e in topo(state).vertex_edges[path[2]] if state.edge_owner[e] == -1}
@@ -117,8 +158,8 @@ def test_ship_lines_extend_and_branch(isles):
 def test_a_ship_is_blocked_by_the_pirate_when_placed(isles):
     state, vertex = isles
     sea = next(h for h in topo(state).vertex_hexes[vertex] if state.terrain[h] == SEA)
-    state.pirate = sea
-    give(state, 0, lumber=1, wool=1)
+    state = edit(state, pirate=sea)
+    state = give(state, 0, lumber=1, wool=1)
     options = {a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_ship"}
     assert not options & set(topo(state).hex_edges[sea])
     refuse(
@@ -132,48 +173,50 @@ def test_a_ship_is_blocked_by_the_pirate_when_placed(isles):
 
 
 def test_a_ship_next_to_the_pirate_cannot_move_away_nor_move_next_to_it(isles):
-    state, vertex = isles
-    state.pirate = -1
-    path = sea_path(state, vertex, 2)
-    line = edges(state, path)
-    ship(state, 0, *line)
-    assert movable_ships(state, 0) == [line[-1]]
-    blocking = next(h for h in topo(state).edge_hexes[line[-1]] if state.terrain[h] == SEA)
-    state.pirate = blocking
-    state.version += 1
+    board, vertex = isles
+    path = sea_path(board, vertex, 2)
+    line = edges(board, path)
+    blocking = next(h for h in topo(board).edge_hexes[line[-1]] if board.terrain[h] == SEA)
+
+    def with_pirate(pirate):
+        return rules.position(
+            scenario=board.scenario, seed=3, seats=[{"settlements": [vertex], "ships": line}], pirate=pirate
+        )
+
+    state = with_pirate(blocking)
     assert movable_ships(state, 0) == []
     assert not [a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship"]
-    # Elsewhere, destinations on the pirate's edges are never offered.
-    state.pirate = hx(state, ring(2)[6])
-    state.version += 1
+    # Elsewhere, the last ship moves, and destinations on the pirate's edges are never offered.
+    state = with_pirate(hx(board, ring(2)[6]))
+    assert movable_ships(state, 0) == [line[-1]]
     destinations = {a["to"] for a in rules.legal_actions(state, 0) if a["type"] == "move_ship"}
     assert destinations and not destinations & set(topo(state).hex_edges[state.pirate])
 
 
 def test_moving_a_ship_of_a_closed_line_is_refused(isles):
     state, vertex = isles
-    state.pirate = -1
+    state = without_pirate(state)
     path = sea_path(state, vertex, 3)
     line = edges(state, path)
-    ship(state, 0, *line)
+    state = ship(state, 0, *line)
     assert movable_ships(state, 0) == [line[-1]]
-    settle(state, 0, path[-1])  # the line now links two settlements: closed
+    state = settle(state, 0, path[-1])  # the line now links two settlements: closed
     assert movable_ships(state, 0) == []
     refuse(state, 0, {"type": "move_ship", "from": line[-1], "to": line[-1]})
 
 
 def test_moving_a_ship_built_this_turn_is_refused_and_only_one_move_per_turn(isles):
     state, vertex = isles
-    state.pirate = -1
+    state = without_pirate(state)
     path = sea_path(state, vertex, 2)
     line = edges(state, path)
-    ship(state, 0, line[0])
-    give(state, 0, lumber=1, wool=1)
+    state = ship(state, 0, line[0])
+    state = give(state, 0, lumber=1, wool=1)
     rules.apply(state, 0, {"type": "build_ship", "edge": line[1]})
     assert line[1] not in movable_ships(state, 0)
     assert not [a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship" and a["from"] == line[1]]
     rules.apply(state, 0, {"type": "end_turn"})
-    main_phase(state, 0)
+    state = edit(state, phase="main", current=0, dice=[3, 4])  # seat 0's next turn, after its roll
     move = next(a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship")
     rules.apply(state, 0, move)
     assert not [a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship"]
@@ -182,32 +225,28 @@ def test_moving_a_ship_built_this_turn_is_refused_and_only_one_move_per_turn(isl
 
 def test_a_road_never_continues_a_ship_without_a_settlement(isles):
     state, vertex = isles
-    state.pirate = -1
+    state = without_pirate(state)
     island = hx(state, THIRD[0])
     target = next(
         v for v in topo(state).hex_vertices[island] if any(state.terrain[h] == SEA for h in topo(state).vertex_hexes[v])
     )
-    # A ship of seat 0 ends on the small island's coast, with no settlement there.
-    line = [e for e in topo(state).vertex_edges[target] if state.derived.ship_edge[e]]
-    ship(state, 0, line[0])
-    give(state, 0, lumber=1, brick=1)
+    # A ship line of seat 0 ends on the small island's coast, with no settlement there.
+    state = ship(state, 0, *edges(state, ship_route(state, vertex, {target})))
+    state = give(state, 0, lumber=1, brick=1)
     roads = {a["edge"] for a in rules.legal_actions(state, 0) if a["type"] == "build_road"}
+    assert roads, "roads still go from the settlement"
     assert not roads & set(topo(state).vertex_edges[target])
-    assert not roads & set(topo(state).vertex_edges[topo(state).edge_vertices[line[0]][0]]) - set(
-        topo(state).vertex_edges[vertex]
-    )
 
 
 def test_a_settlement_founded_from_a_ship_line_and_the_island_bonus(isles):
     state, vertex = isles
-    state.pirate = -1
+    state = without_pirate(state)
     island = hx(state, THIRD[0])
-    target = min(topo(state).hex_vertices[island])
-    e = next(e for e in topo(state).vertex_edges[target] if state.derived.ship_edge[e])
-    ship(state, 0, e)
-    give(state, 0, lumber=1, brick=1, wool=1, grain=1)
+    route = ship_route(state, vertex, set(topo(state).hex_vertices[island]))
+    state = ship(state, 0, *edges(state, route))
+    state = give(state, 0, lumber=1, brick=1, wool=1, grain=1)
     spots = {a["vertex"] for a in rules.legal_actions(state, 0) if a["type"] == "build_settlement"}
-    reached = set(topo(state).edge_vertices[e]) & set(topo(state).hex_vertices[island])
+    reached = {route[-1]}
     assert reached & spots
     spot = min(reached & spots)
     events = rules.apply(state, 0, {"type": "build_settlement", "vertex": spot})
@@ -285,8 +324,8 @@ def test_a_city_on_gold_chooses_two_possibly_different_resources(isles):
     state, _ = isles
     gold = next(h for h, t in enumerate(state.terrain) if t == GOLD and state.tokens[h] == 4)
     v = next(v for v in topo(state).hex_vertices[gold] if placement.distance_rule_ok(state, v))
-    settle(state, 1, v, city=True)
-    roll(state, 4)
+    state = settle(state, 1, v, city=True)
+    state, _ = roll(state, 4)
     assert state.phase == "gold" and state.gold_owed[1] == 2
     rules.apply(state, 1, {"type": "choose_gold", "cards": {"wool": 1, "ore": 1}})
     assert hand(state, 1) == {"wool": 1, "ore": 1} and state.phase == "main"
@@ -297,9 +336,8 @@ def test_a_city_on_gold_chooses_two_possibly_different_resources(isles):
 
 def test_road_building_may_place_ships(isles):
     state, vertex = isles
-    state.pirate = -1
-    state.development[0][ROAD_BUILDING] = 1
-    state.version += 1
+    state = without_pirate(state)
+    state = hold(state, 0, ROAD_BUILDING)
     rules.apply(state, 0, {"type": "play_road_building"})
     first = next(a for a in rules.legal_actions(state, 0) if a["type"] == "build_ship")
     rules.apply(state, 0, first)
@@ -312,20 +350,23 @@ def test_the_robber_starts_off_the_board_without_a_desert_and_goes_on_land_only(
     state, _ = isles
     fresh = rules.new_game(scenario="isles_plain", players=4, seed=1)
     assert fresh.robber == -1 and rules.view(fresh, None)["board"]["robber"] is None
-    roll(state, 7)
+    state, _ = roll(state, 7)
     robber = [a["hex"] for a in rules.legal_actions(state, 0) if a["type"] == "move_robber"]
     assert robber and all(state.derived.land_hex[h] for h in robber)
 
 
 def test_the_pirate_variant_moves_the_pirate_and_steals_from_ship_owners(isles):
     state, vertex = isles
-    state.pirate = -1
+    state = without_pirate(state)
     path = sea_path(state, vertex, 1)
-    ship(state, 1, *edges(state, path))
     target = next(h for h in topo(state).edge_hexes[edges(state, path)[0]] if state.terrain[h] == SEA)
-    state.pirate = hx(state, ring(2)[6])
-    give(state, 1, ore=2)
-    roll(state, 7)
+    state = rules.position(
+        scenario=state.scenario,
+        seed=3,
+        seats=[{}, {"settlements": [vertex], "ships": edges(state, path), "hand": {"ore": 2}}],
+        pirate=hx(state, ring(2)[6]),
+    )
+    state, _ = roll(state, 7)
     options = [a for a in rules.legal_actions(state, 0) if a["type"] == "move_pirate"]
     assert {"type": "move_pirate", "hex": target} in options  # seed rule: from each owner, no choice
     rules.apply(state, 0, {"type": "move_pirate", "hex": target})
@@ -333,15 +374,17 @@ def test_the_pirate_variant_moves_the_pirate_and_steals_from_ship_owners(isles):
 
 
 def test_the_pirate_steal_option_one_chosen_player(sea_maps):
-    state = new(sea_maps, isles_spec("isles_pirate_one"), pirate_steal="one")
-    main_phase(state)
-    land, sea = hx(state, ring(1)[0]), hx(state, ring(2)[0])
-    vertex = coastal_vertex(state, land, sea)
-    settle(state, 1, vertex)
-    e = next(e for e in topo(state).vertex_edges[vertex] if state.derived.ship_edge[e])
-    ship(state, 1, e)
-    give(state, 1, ore=1)
-    roll(state, 7)
+    board = new(sea_maps, isles_spec("isles_pirate_one"), pirate_steal="one")
+    land, sea = hx(board, ring(1)[0]), hx(board, ring(2)[0])
+    vertex = coastal_vertex(board, land, sea)
+    e = next(e for e in topo(board).vertex_edges[vertex] if board.derived.ship_edge[e])
+    state = rules.position(
+        scenario=board.scenario,
+        seed=3,
+        options={"pirate_steal": "one"},
+        seats=[{}, {"settlements": [vertex], "ships": [e], "hand": {"ore": 1}}],
+    )
+    state, _ = roll(state, 7)
     target = next(h for h in topo(state).edge_hexes[e] if state.terrain[h] == SEA)
     assert {"type": "move_pirate", "hex": target, "victim": 1} in rules.legal_actions(state, 0)
 
@@ -351,38 +394,47 @@ def test_the_pirate_steal_option_one_chosen_player(sea_maps):
 
 def test_the_trade_route_joins_roads_and_ships_only_through_a_settlement(isles):
     state, vertex = isles
-    state.pirate = -1
+    state = without_pirate(state)
     sea_line = sea_path(state, vertex, 3)
-    ship(state, 0, *edges(state, sea_line))
+    state = ship(state, 0, *edges(state, sea_line))
     land_edges = [
         e for e in topo(state).vertex_edges[vertex] if state.derived.road_edge[e] and state.edge_owner[e] == -1
     ]
-    placement.put_edge_piece(state, 0, land_edges[0], ship=False)
-    assert rules.longest_road.trail_length(state, 0) == 4
-    state.vertex_owner[vertex] = -1  # without the settlement the road and the ships do not join
-    state.seat_buildings[0].remove(vertex)
-    assert rules.longest_road.trail_length(state, 0) == 3
+    description = rules.describe(state)
+    description["seats"][0]["roads"] = [land_edges[0]]
+    state = rules.position(description)
+    assert state.road_length[0] == 4, "road and ships join at the settlement"
+    # Without a settlement at the joint they do not: see test_rule_fidelity's settlement joining the lines.
 
 
 # --- Oceania: discovery ----------------------------------------------------------------------------------
 
 
 def test_an_oceania_reveal_gives_the_resource(sea_maps):
-    state = new(sea_maps, isles_spec("isles_fog", reveal=True))
-    main_phase(state)
-    state.pirate = -1
-    fog = hx(state, THIRD[9])
-    assert state.terrain[fog] == rules.constants.FOG
+    board = new(sea_maps, isles_spec("isles_fog", reveal=True))
+    fog = hx(board, THIRD[9])
+    assert board.terrain[fog] == rules.constants.FOG
     assert (
-        "hidden_terrain" not in str(rules.view(state, 0))
-        and rules.view(state, 0)["board"]["hexes"][fog]["token"] is None
+        "hidden_terrain" not in str(rules.view(board, 0))
+        and rules.view(board, 0)["board"]["hexes"][fog]["token"] is None
     )
-    target = topo(state).hex_vertices[fog][0]
+    near_fog = set(topo(board).hex_vertices[fog])
     # A ship line already ends next to the fog; one more ship reaches it.
-    e = next(e for e in topo(state).vertex_edges[target] if state.derived.ship_edge[e])
-    other = next(v for v in topo(state).edge_vertices[e] if v != target)
-    settle(state, 0, other)
-    give(state, 0, lumber=1, wool=1)
+    e, other = next(
+        (e, v)
+        for target in topo(board).hex_vertices[fog]
+        for e in topo(board).vertex_edges[target]
+        for v in topo(board).edge_vertices[e]
+        if board.derived.ship_edge[e] and v not in near_fog
+    )
+    vertex = coastal_vertex(board, hx(board, ring(1)[0]), hx(board, ring(2)[0]))
+    state = rules.position(
+        scenario=board.scenario,
+        seed=3,
+        options={"pirate": False},
+        seats=[{"settlements": [vertex], "hand": {"lumber": 1, "wool": 1}}],
+    )
+    state = ship(state, 0, *edges(state, ship_route(state, vertex, {other}, avoid=near_fog)))
     events = rules.apply(state, 0, {"type": "build_ship", "edge": e})
     revealed = next(ev for ev in events if ev["type"] == "revealed")
     assert revealed["terrain"] == "fields" and revealed["token"] == 8 and revealed["resource"] == "grain"
@@ -393,64 +445,63 @@ def test_an_oceania_reveal_gives_the_resource(sea_maps):
 # --- The Great Crossing: trade lines ------------------------------------------------------------------------
 
 
-def crossing_position(sea_maps):
-    """The strait's sea hex (0, 0): its corners 3, 4, 5 touch the west island, 0, 1, 2 the east one."""
-    state = new(sea_maps, crossing_spec())
-    main_phase(state)
-    state.pirate = -1
-    corners = topo(state).hex_vertices[hx(state, (0, 0))]
-    return state, corners
-
-
-def place(state, seat, corners, a, b, ship, serial):
-    e = edges(state, [corners[a], corners[b]])[0]
-    placement.put_edge_piece(state, seat, e, ship=ship)
-    state.edge_serial[e] = serial
-    return e
+def crossing(sea_maps):
+    """The strait's sea hex (0, 0): its corners 3, 4, 5 touch the west island, 0, 1, 2 the east one. Returns
+    the map key, the corners, and the edge between corners i and j."""
+    board = new(sea_maps, crossing_spec())
+    corners = topo(board).hex_vertices[hx(board, (0, 0))]
+    return board.scenario, corners, lambda i, j: edges(board, [corners[i], corners[j]])[0]
 
 
 def test_a_great_crossing_indirect_line_belongs_to_the_majority(sea_maps):
-    state, c = crossing_position(sea_maps)
-    settle(state, 0, c[4])
-    settle(state, 1, c[1])
-    place(state, 1, c, 0, 1, ship=False, serial=1)  # seat 1's road from its settlement to the coast
-    place(state, 0, c, 4, 5, ship=True, serial=2)
-    place(state, 0, c, 5, 0, ship=True, serial=3)  # seat 0's ships reach the road: the line is made
-    events = []
-    rules.seafarers.update_trade_lines(state, events)
+    key, c, edge = crossing(sea_maps)
+    # Seat 1's road runs from its settlement to the coast; seat 0's first ship heads for it.
+    state = rules.position(
+        scenario=key,
+        seed=3,
+        seats=[
+            {"settlements": [c[4]], "ships": [edge(4, 5)], "hand": {"lumber": 1, "wool": 1}},
+            {"settlements": [c[1]], "roads": [edge(0, 1)]},
+        ],
+    )
+    assert state.trade_lines == []
+    events = rules.apply(state, 0, {"type": "build_ship", "edge": edge(5, 0)})  # the line is made
     assert state.trade_lines == [[min(c[4], c[1]), max(c[4], c[1]), 0]]
-    assert events == [{"type": "trade_line", "seat": 0, "vertices": [min(c[4], c[1]), max(c[4], c[1])]}]
+    assert {"type": "trade_line", "seat": 0, "vertices": [min(c[4], c[1]), max(c[4], c[1])]} in events
     assert rules.victory_points(state, 0) == 2 and rules.victory_points(state, 1) == 1
 
 
 @pytest.mark.parametrize("joiner", [0, 1])
 def test_a_great_crossing_tie_goes_to_the_player_who_joined(sea_maps, joiner):
-    state, c = crossing_position(sea_maps)
-    settle(state, 0, c[5])
-    settle(state, 1, c[1])
-    ship_serial, road_serial = (2, 1) if joiner == 0 else (1, 2)
-    line_ship = place(state, 0, c, 5, 0, ship=True, serial=ship_serial)
-    place(state, 1, c, 0, 1, ship=False, serial=road_serial)
-    events = []
-    rules.seafarers.update_trade_lines(state, events)
+    key, c, edge = crossing(sea_maps)
+    pieces = [{"settlements": [c[5]], "ships": [edge(5, 0)]}, {"settlements": [c[1]], "roads": [edge(0, 1)]}]
+    joining = pieces[joiner].pop("ships" if joiner == 0 else "roads")[0]
+    pieces[joiner]["hand"] = {"lumber": 1, "wool": 1} if joiner == 0 else {"lumber": 1, "brick": 1}
+    state = rules.position(scenario=key, seed=3, seats=pieces, current=joiner)
+    rules.apply(state, joiner, {"type": "build_ship" if joiner == 0 else "build_road", "edge": joining})
     assert state.trade_lines[0][2] == joiner
-    # A line broken by a moved ship loses its token.
-    rules.seafarers.lift_ship(state, 0, line_ship)
-    rules.seafarers.update_trade_lines(state, events)
+    # A line broken by a moved ship loses its token (on seat 0's turn, the ship not new).
+    state = edit(state, current=0, ships_built_this_turn=[])
+    move = next(a for a in rules.legal_actions(state, 0) if a["type"] == "move_ship" and a["from"] == edge(5, 0))
+    events = rules.apply(state, 0, move)
     assert state.trade_lines == [] and events[-1]["type"] == "trade_line_lost"
 
 
 def test_a_trade_line_may_not_pass_through_another_building(sea_maps):
-    state, c = crossing_position(sea_maps)
-    settle(state, 0, c[4])
-    settle(state, 1, c[1])
-    settle(state, 2, c[0])  # a third building on the way
-    place(state, 0, c, 4, 5, ship=True, serial=1)
-    place(state, 0, c, 5, 0, ship=True, serial=2)
-    place(state, 1, c, 0, 1, ship=False, serial=3)
-    rules.seafarers.update_trade_lines(state, [])
+    key, c, edge = crossing(sea_maps)
+    board = rules.new_game(scenario=key, players=4, seed=3)
+    beyond = next(v for v in topo(board).vertex_neighbors[c[1]] if v not in c)  # inland from corner 1
+    state = rules.position(
+        scenario=key,
+        seed=3,
+        seats=[
+            {"settlements": [c[4]], "ships": [edge(4, 5), edge(5, 0)]},
+            {"settlements": [beyond], "roads": [edge(0, 1), *edges(board, [c[1], beyond])]},
+            {"settlements": [c[0]]},  # a third building on the way
+        ],
+    )
     linked = {tuple(line[:2]) for line in state.trade_lines}
-    assert (min(c[4], c[1]), max(c[4], c[1])) not in linked
+    assert (min(c[4], beyond), max(c[4], beyond)) not in linked
     assert (min(c[4], c[0]), max(c[4], c[0])) in linked
 
 
@@ -473,14 +524,14 @@ def test_great_crossing_setup_settlements_on_one_island(sea_maps):
 def test_greater_catan_bag_then_moving_tokens_under_relaxed_constraints(sea_maps):
     state = new(sea_maps, bag_spec())
     main_phase(state)
-    state.pirate = -1
+    state = without_pirate(state)
     assert state.supply[0]["cities"] == 8
     t = topo(state)
     small = [hx(state, h) for h in SMALL_ISLANDS]
     assert all(state.tokens[h] == 0 for h in small)
     # Seat 0 owns a main-island settlement on the 6 (centre) and the 8 (forest).
     centre = hx(state, (0, 0))
-    settle(state, 0, t.hex_vertices[centre][0])
+    state = settle(state, 0, t.hex_vertices[centre][0])
     events = []
     for h in small:
         coast = t.hex_vertices[h][0]

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def ping_round_trip() -> dict:
-    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://127.0.0.1")])
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")])
     connected, _ = await communicator.connect()
     assert connected
     try:
@@ -33,3 +33,19 @@ async def test_foreign_origin_is_refused(memory_channel_layer):
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def test_malformed_or_deeply_nested_frames_get_an_answer_not_a_dropped_socket(memory_channel_layer):
+    communicator = WebsocketCommunicator(
+        application, "/ws/ping/", headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")]
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    try:
+        for text in ("[" * 100_000 + "]" * 100_000, "{not json", "[1, 2]"):
+            await communicator.send_to(text_data=text)
+            assert (await communicator.receive_json_from(timeout=5))["type"] == "error"
+        await communicator.send_json_to({"type": "ping", "n": 1})
+        assert (await communicator.receive_json_from(timeout=5))["type"] == "pong"
+    finally:
+        await communicator.disconnect()

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 import rules
-from games import services, tasks
+from games import autoplay, outbox, services, tasks
 from games.errors import GameError
 from games.models import Move, Seat
 from tests.factories import UserFactory
@@ -104,7 +104,7 @@ def test_a_bot_decides_from_its_view_alone(monkeypatch):
 @pytest.mark.django_db
 def test_a_stale_bot_move_is_dropped_not_applied_twice():
     game, (alice, _) = started_game(humans=2, bots=1, bot_level="medium")
-    assert tasks.bot_move_once(game.pk) is False  # seat 0 (a person) must act first
+    assert services.bot_play_once(game.pk) is False  # seat 0 (a person) must act first
     assert Move.objects.filter(game=game).count() == 0
     assert Seat.objects.filter(game=game, bot="medium").count() == 1
 
@@ -117,29 +117,11 @@ def test_a_bot_whose_move_is_refused_plays_a_legal_one_instead_of_stalling(monke
             state = state_of(game)
             seat = rules.to_move(state)[0]
             services.move_submit(game_id=game.pk, user=user, action=rules.legal_actions(state, seat)[0])
-    monkeypatch.setattr(tasks, "move_for", lambda *args, **kwargs: {"type": "build_city", "vertex": -1})
+    monkeypatch.setattr(autoplay, "move_for", lambda *args, **kwargs: {"type": "build_city", "vertex": -1})
     before = Move.objects.filter(game=game).count()
-    assert tasks.bot_move_once(game.pk) is True
-    assert Move.objects.filter(game=game, seat=2).count() == 1
+    assert services.bot_play_once(game.pk) is True
+    assert Move.objects.filter(game=game, seat=2, cause="bot").count() == 1
     assert Move.objects.filter(game=game).count() == before + 1
-
-
-@pytest.mark.django_db
-def test_bots_run_in_process_play_until_a_person_must_act_whatever_the_thread_s_app(monkeypatch):
-    """An in-process (eager) run judges eagerness by its own request: in a web server's thread `current_app` may
-    not be the site's app, and the loop used to stop after one move, leaving the game waiting forever."""
-    from catan_site.celery import app
-
-    game, (alice, bob) = started_game(humans=2, bots=1, bot_level="medium")
-    monkeypatch.setattr(tasks, "schedule_bots", lambda *args, **kwargs: None)
-    for user in (alice, bob):  # the two people place their first settlement and road
-        for _ in range(2):
-            state = state_of(game)
-            seat = rules.to_move(state)[0]
-            services.move_submit(game_id=game.pk, user=user, action=rules.legal_actions(state, seat)[0])
-    monkeypatch.setitem(app.conf, "task_always_eager", False)
-    assert tasks.bot_play.apply(args=(game.pk,)).get() == 4  # both of its set-up settlements and roads
-    assert rules.to_move(state_of(game)) == [1]
 
 
 def test_every_thread_sees_the_site_s_celery_app():
@@ -160,8 +142,6 @@ def test_bots_keep_playing_when_the_request_s_broadcast_is_cancelled(monkeypatch
     It is sent again, and the bots playing in-process after it go on until a person must act."""
     import asyncio
 
-    from games import broadcast
-
     sent, cancelled = [], []
 
     async def flaky_flush(messages):
@@ -170,7 +150,7 @@ def test_bots_keep_playing_when_the_request_s_broadcast_is_cancelled(monkeypatch
             raise asyncio.CancelledError
         sent.extend(messages)
 
-    monkeypatch.setattr(broadcast, "flush", flaky_flush)
+    monkeypatch.setattr(outbox, "flush", flaky_flush)
     game, (alice,) = started_game(humans=1, bots=3, bot_level="easy")
     for _ in range(2):  # alice's set-up settlement and road; then the bots place theirs
         state = state_of(game)

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 import rules
-from games import clocks, notifications, services
+from games import notifications, services
 from games.models import Game, Move, Notification, Seat
 from tests.factories import UserFactory
 from tests.games.tasks.conftest import wait_for
@@ -54,16 +54,17 @@ def body(message) -> str:
 @pytest.mark.django_db(transaction=True)
 def test_a_move_sends_exactly_one_email_to_exactly_the_next_player(smtp, worker, clock):
     game, (alice, bob) = async_game()
-    # Alice is first: only she was told (at the start). Her settlement leaves her to move: nobody new.
-    wait_for(lambda: len(smtp.messages) == 1)
-    assert smtp.to(alice.email) and not smtp.to(bob.email)
+    # Alice is first: she is told it is her turn, Bob that the game started. Her settlement leaves her to move:
+    # nobody new.
+    wait_for(lambda: len(smtp.messages) == 2)
+    assert len(smtp.to(alice.email)) == len(smtp.to(bob.email)) == 1
     play(game, alice)
     play(game, alice)  # her road: Bob must act now
-    wait_for(lambda: len(smtp.messages) == 2)
+    wait_for(lambda: len(smtp.messages) == 3)
     mails = smtp.to(bob.email)
-    assert len(mails) == 1 and len(smtp.to(alice.email)) == 1
-    message = mails[0]
-    assert {p.get_content_type() for p in message.walk()} >= {"text/plain", "text/html", "image/svg+xml"}
+    assert len(mails) == 2 and len(smtp.to(alice.email)) == 1
+    message = mails[1]
+    assert {p.get_content_type() for p in message.walk()} >= {"text/plain", "text/html", "image/png"}
     text = body(message)
     assert "Since your last turn" in text and "built a settlement" in text
     link = re.search(r"http://testserver(/play/\S+/)", text).group(1)
@@ -71,18 +72,32 @@ def test_a_move_sends_exactly_one_email_to_exactly_the_next_player(smtp, worker,
     response = client.get(link)
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert client.get(f"/api/games/{game.pk}/").json()["your_seat"] == 1
-    # The link works once per login: after that login it is spent.
+    # The link stays good until it expires, whatever other log-ins happen (another device, another email), and a
+    # player already logged in lands on the game.
+    assert Client().get(link)["Location"] == f"/games/{game.pk}/"
+    assert client.get(link)["Location"] == f"/games/{game.pk}/"
+    # A password change ends it.
+    bob.set_password("a brand new passphrase")
+    bob.save()
     assert Client().get(link)["Location"].startswith("/accounts/login/")
-    assert Notification.objects.filter(game=game, user=bob, sent_at__isnull=False).count() == 1
+    assert Notification.objects.filter(game=game, user=bob, kind="turn", sent_at__isnull=False).count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
-def test_unsubscribe_link_works_in_one_click(smtp, worker, clock):
+def test_unsubscribe_asks_on_get_and_unsubscribes_on_a_one_click_post(smtp, worker, clock):
     game, (alice, bob) = async_game()
     wait_for(lambda: smtp.to(alice.email))
-    text = body(smtp.to(alice.email)[0])
-    link = re.search(r"http://testserver(/unsubscribe/\S+/)", text).group(1)
-    assert Client().get(link).status_code == 200
+    message = smtp.to(alice.email)[0]
+    link = re.search(r"http://testserver(/unsubscribe/\S+/)", body(message)).group(1)
+    assert " ".join(message["List-Unsubscribe"].split()) == f"<http://testserver{link}>"  # a folded header
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    page = Client().get(link)  # a mail scanner following the link changes nothing
+    assert page.status_code == 200 and b'method="post"' in page.content
+    alice.refresh_from_db()
+    assert alice.notify != "none"
+    # The mail client's one-click POST (RFC 8058), with no cookie and no CSRF token.
+    response = Client(enforce_csrf_checks=True).post(link, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
     alice.refresh_from_db()
     assert alice.notify == "none"
 
@@ -114,14 +129,16 @@ def test_a_move_made_while_redis_is_down_is_stored_and_mailed_when_it_returns(sm
         worker.conf.task_publish_retry = True
         worker.conf.broker_transport_options = {}
     assert Move.objects.filter(game=game).count() == 2
-    row = Notification.objects.get(game=game, user=bob)
-    assert row.sent_at is None and not smtp.to(bob.email)
+    row = Notification.objects.get(game=game, user=bob, kind="turn")
+    assert row.sent_at is None and len(smtp.to(bob.email)) == 1  # only "the game started"
     # The broker is back: the beat's flusher, run by the real worker, sends the outbox once.
     from games.tasks import notifications_flush
 
-    notifications_flush.delay().get(timeout=10)
-    notifications_flush.delay().get(timeout=10)
-    assert len(smtp.to(bob.email)) == 1
+    notifications_flush.delay()
+    wait_for(lambda: len(smtp.to(bob.email)) == 2)  # the start, then his turn
+    notifications_flush.delay()
+    assert notifications.flush() == 0
+    assert len(smtp.to(bob.email)) == 2  # once
 
 
 @pytest.mark.django_db
@@ -129,18 +146,18 @@ def test_quiet_hours_delay_mail_and_the_digest_gathers_it(smtp, clock):
     import datetime as dt
 
     game, (alice, bob) = async_game()
-    assert notifications.flush() == 1  # Alice's first turn
+    assert notifications.flush() == 2  # Alice's first turn, and Bob hears the game started
     bob.time_zone = "Europe/Paris"
     bob.quiet_start, bob.quiet_end = dt.time(22, 0), dt.time(7, 0)
     bob.save()
     clock.now = dt.datetime(2026, 11, 23, 22, 30, tzinfo=dt.UTC)  # 23:30 in Paris
     play(game, alice)
     play(game, alice)
-    row = Notification.objects.get(game=game, user=bob)
+    row = Notification.objects.get(game=game, user=bob, kind="turn")
     assert row.send_after == dt.datetime(2026, 11, 24, 6, 0, tzinfo=dt.UTC)  # 07:00 in Paris
-    assert notifications.flush() == 0 and not smtp.to(bob.email)
+    assert notifications.flush() == 0 and len(smtp.to(bob.email)) == 1  # only the start's
     clock.advance(hours=8)
-    assert notifications.flush() == 1 and len(smtp.to(bob.email)) == 1
+    assert notifications.flush() == 1 and len(smtp.to(bob.email)) == 2
     # A digest user gets no single mail, then one digest for all waiting games.
     carol = UserFactory(email="carol@example.com", notify="digest")
     other, (dave,) = async_game(humans=1, bots=2)
@@ -149,6 +166,12 @@ def test_quiet_hours_delay_mail_and_the_digest_gathers_it(smtp, clock):
     state = state_of(other)
     notifications.create_for_move(other, state, other.seq + 100)
     assert notifications.flush() == 0
+    # Her digest comes at the local hour she chose (Tokyo, 9 in the morning), whenever beat looks before.
+    carol.time_zone, carol.digest_hour = "Asia/Tokyo", 9
+    carol.save()
+    clock.now = dt.datetime(2026, 11, 24, 23, 30, tzinfo=dt.UTC)  # 08:30 in Tokyo
+    assert notifications.send_digests() == 0
+    clock.advance(hours=1)  # 09:30 in Tokyo
     assert notifications.send_digests() == 1
     digest = smtp.to("carol@example.com")
     assert len(digest) == 1 and str(other) in body(digest[0])
@@ -162,13 +185,13 @@ def test_reminder_then_timeout_fire_once_with_the_policy(smtp, clock, policy):
     start = clock.now
     assert game.deadline == start + __import__("datetime").timedelta(hours=1)
     clock.advance(minutes=30)
-    assert clocks.tick(game.pk) == "waiting"
+    assert services.tick(game.pk) == "waiting"
     clock.advance(minutes=20)
-    assert clocks.tick(game.pk) == "reminded"
-    assert clocks.tick(game.pk) == "waiting"
+    assert services.tick(game.pk) == "reminded"
+    assert services.tick(game.pk) == "waiting"
     assert Notification.objects.filter(game=game, user=alice, kind="reminder").count() == 1
     clock.advance(minutes=11)
-    assert clocks.tick(game.pk) == f"timeout:{policy}"
+    assert services.tick(game.pk) == f"timeout:{policy}"
     game.refresh_from_db()
     move = Move.objects.get(game=game, seq=1)
     assert move.seat == 0 and move.events[0] == {"type": "timeout", "seat": 0, "policy": policy}
@@ -179,27 +202,30 @@ def test_reminder_then_timeout_fire_once_with_the_policy(smtp, clock, policy):
         assert move.events[1]["type"] == "seat_replaced"
     else:
         assert seat.user == alice
-        # The next decision (her road) has a fresh deadline: the timeout fired once.
+        # Her whole turn was played in one go (her set-up settlement and road): Bob must act, with a fresh
+        # deadline of his own, and the timeout fired once.
+        assert list(Move.objects.filter(game=game).values_list("seat", "cause")) == [(0, "timeout"), (0, "timeout")]
+        assert rules.to_move(state_of(game)) == [1]
         assert game.deadline == clock.now + __import__("datetime").timedelta(hours=1)
-        assert clocks.tick(game.pk) == "waiting"
+        assert services.tick(game.pk) == "waiting"
 
 
 @pytest.mark.django_db
 def test_vacation_pauses_the_clock(clock):
     game, (alice, bob) = async_game()
     first_deadline = game.deadline
-    clocks.vacation_start(game_id=game.pk, user=alice, days=2)
+    services.vacation_start(game_id=game.pk, user=alice, days=2)
     game.refresh_from_db()
     assert game.deadline == first_deadline + __import__("datetime").timedelta(days=2)
     clock.advance(hours=2)
-    assert clocks.tick(game.pk) == "vacation"
+    assert services.tick(game.pk) == "vacation"
     assert not Move.objects.filter(game=game).exists()
     view = services_view(game, bob)
     assert view["seats"][0]["vacation_until"] is not None
     from games.errors import GameError
 
     with pytest.raises(GameError) as caught:
-        clocks.vacation_start(game_id=game.pk, user=alice, days=13)
+        services.vacation_start(game_id=game.pk, user=alice, days=13)
     assert caught.value.code == "vacation_limit"
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
-from django.contrib.sites.models import Site
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
+from games import services
+from games.models import Game
+from games.services.moderation import moderators_group
 
 ACCOUNTS = (
     ("demo", "demo", "demo@example.com", "Demo", False),
@@ -18,7 +20,6 @@ class Command(BaseCommand):
     help = "Create the demo player and admin accounts if they do not exist."
 
     def handle(self, *args, **options) -> None:
-        Site.objects.update_or_create(pk=1, defaults={"domain": "127.0.0.1:8000", "name": "Catan"})
         for username, password, email, display, staff in ACCOUNTS:
             user = User.objects.filter(username=username).first()
             if user is None:
@@ -27,17 +28,12 @@ class Command(BaseCommand):
                 user.save()
                 self.stdout.write(f"created {username} (password {password})")
             if staff:
-                from games.moderation import moderators_group
-
                 user.groups.add(moderators_group())
             EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})
         self._demo_games(User.objects.get(username="demo"))
 
     def _demo_games(self, demo: User) -> None:
         """Bots ready to play: a base game and a Seafarers game against three bots, waiting for `demo`."""
-        from games import services
-        from games.models import Game
-
         for name, scenario in (("Demo — Catan vs 3 bots", "base"), ("Demo — New Shores vs 3 bots", "new_shores")):
             if Game.objects.filter(name=name, status=Game.Status.ACTIVE).exists():
                 continue

@@ -1,0 +1,33 @@
+"""Who is at the table: open game sockets per player and game, counted in the shared cache (Redis in
+production, so every server process sees the same count). Used for the disconnect grace of live turn clocks.
+
+A count only errs on the side of "still here": a server that dies without closing its sockets leaves counts
+that expire after a day, and a cache that is down answers "here"."""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+
+LIFETIME = 86400
+
+
+def _key(game_id: int, user_id: int) -> str:
+    return f"presence:{game_id}:{user_id}"
+
+
+def joined(game_id: int, user_id: int) -> int:
+    key = _key(game_id, user_id)
+    cache.add(key, 0, timeout=LIFETIME)
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=LIFETIME)
+        return 1
+
+
+def left(game_id: int, user_id: int) -> int:
+    """The player's sockets still open on this game after one closed."""
+    try:
+        return max(0, cache.decr(_key(game_id, user_id)))
+    except ValueError:  # never counted (or expired): nobody known to be here
+        return 0

@@ -1,0 +1,218 @@
+"""The browser tests' shared setup: the site in a forked process, headless Chromium through Playwright, and the
+helpers every test uses (sign up, wait for a turn, click a lit spot, report why a test waited)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from channels.testing import ChannelsLiveServerTestCase
+from django.test import override_settings
+
+from tests.conftest import missing_service
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+MAIL_DIR = tempfile.mkdtemp(prefix="catan-mail-")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+@override_settings(
+    EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+    EMAIL_FILE_PATH=MAIL_DIR,
+    BOT_LIVE_DELAY_SECONDS=0,
+)
+class BrowserCase(ChannelsLiveServerTestCase):
+    serve_static = True
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(CHROMIUM):
+            missing_service(f"{CHROMIUM} is not installed")
+        from catan_site.celery import app
+
+        # The site runs in a forked process: bots play there in-process, as with `make run`.
+        cls.celery_eager = app.conf.task_always_eager
+        app.conf.task_always_eager = True
+        # The site's process is forked from this one: let it build its own channel layer rather than inherit
+        # one whose Redis connections belong to this process's earlier event loops.
+        from channels.layers import channel_layers
+
+        channel_layers.backends.clear()
+        super().setUpClass()
+        from playwright.sync_api import sync_playwright
+
+        # Playwright's sync API keeps an event loop on this thread; the test case's own database calls (flush
+        # between tests) are synchronous and safe, so tell Django not to refuse them.
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        cls.playwright = sync_playwright().start()
+        cls.browser = cls.playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        ARTIFACTS.mkdir(exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.close()
+        cls.playwright.stop()
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        from catan_site.celery import app
+
+        app.conf.task_always_eager = cls.celery_eager
+        super().tearDownClass()
+        shutil.rmtree(MAIL_DIR, ignore_errors=True)
+
+    def new_page(self, width: int = 1280, height: int = 900):
+        context = self.browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors
+        # What the page's sockets carried, for the report of a failed test (see `report`).
+        page.socket_log = []
+        # Every received frame with the test's clock when it arrived, for tests that time the server.
+        page.timed_frames = []
+        page.on("websocket", lambda socket: self._log_socket(page.socket_log, socket))
+        page.on("websocket", lambda socket: self._time_frames(page.timed_frames, socket))
+        page.on("framenavigated", lambda frame: page.socket_log.append(f"navigated {frame.url}"))
+        return page
+
+    @staticmethod
+    def _time_frames(frames: list[tuple[float, str]], socket) -> None:
+        socket.on("framereceived", lambda payload: frames.append((time.monotonic(), str(payload))))
+
+    @staticmethod
+    def _log_socket(log: list[str], socket) -> None:
+        log.append(f"open {socket.url}")
+        socket.on("framesent", lambda payload: log.append(f"sent {str(payload)[:100]}"))
+        socket.on("framereceived", lambda payload: log.append(f"received {str(payload)[:100]}"))
+        socket.on("close", lambda _socket: log.append("closed"))
+
+    def report(self, page) -> str:
+        """The newest game as stored, the page's prompt and its socket traffic: why a browser test waited."""
+        import rules
+        from games.models import Game
+
+        lines = [f"prompt: {page.inner_text('#prompt') if page.locator('#prompt').count() else '(none)'}"]
+        game = Game.objects.order_by("-pk").first()
+        if game is not None:
+            seats = [(s.index, s.user_id, s.bot) for s in game.seats.all()]
+            lines.append(f"game {game.pk} {game.status} seq {game.seq} seats {seats}")
+            if game.state:
+                state = rules.load(game.state)
+                lines.append(f"phase {state.phase} to move {rules.to_move(state)}")
+            lines += [f"move {m.seq} seat {m.seat} {m.action}" for m in game.moves.order_by("seq")]
+        return "\n".join(lines + page.socket_log[-60:])
+
+    @contextmanager
+    def reporting(self, page) -> Iterator[None]:
+        """A failure inside says why the test waited: the stored game, the prompt and the socket traffic."""
+        try:
+            yield
+        except Exception as error:
+            raise AssertionError(f"{error}\n{self.report(page)}") from error
+
+    def sign_up(self, page, username: str) -> None:
+        # Unique addresses: allauth rate-limits confirmation mails per address in the (shared, real) cache.
+        username = f"{username}{uuid.uuid4().hex[:6]}"
+        page.goto(f"{self.live_server_url}/accounts/signup/")
+        page.fill("input[name=email]", f"{username}@example.com")
+        page.fill("input[name=username]", username)
+        page.fill("input[name=password1]", "a long enough pass 42")
+        page.fill("input[name=password2]", "a long enough pass 42")
+        page.click("form button[type=submit]")
+        page.wait_for_url(re.compile(r".*/accounts/confirm-email/.*"))
+        link = self.confirmation_link(f"{username}@example.com")
+        page.goto(link)
+        page.wait_for_url(re.compile(rf"{re.escape(self.live_server_url)}/$"))
+        assert page.locator("#new-game").count() == 1
+
+    def confirmation_link(self, address: str) -> str:
+        for path in sorted(Path(MAIL_DIR).glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True):
+            text = path.read_text()
+            if address in text:
+                match = re.search(r"https?://\S+/accounts/confirm-email/\S+/", text)
+                assert match, text
+                return match.group(0).replace("http://localhost", self.live_server_url.rsplit(":", 1)[0])
+        raise AssertionError(f"no confirmation email for {address} in {list(Path(MAIL_DIR).iterdir())}")
+
+    def my_turn(self, page, timeout: int = 45000) -> None:
+        page.wait_for_selector("#prompt[data-mine=yes]", timeout=timeout)
+
+    def answer_bot_trades_until(self, page, selector: str, timeout: float = 45) -> None:
+        """Wait for `selector`, turning down the trades bots offer this player meanwhile: an offer waits for
+        every answer, so a bot's turn would otherwise not end (and the prompt says "your move" meanwhile)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if page.locator(selector).count():
+                return
+            reject = page.locator("#btn-reject-trade")
+            if reject.count():
+                reject.first.click()
+            page.wait_for_timeout(200)
+        raise AssertionError(f"{selector} did not appear within {timeout} s")
+
+    def click_spot(self, page, kind: str) -> None:
+        spot = page.locator(f".legal-spot[data-action*='\"{kind}\"']").first
+        spot.wait_for(timeout=10000)
+        spot.click()
+
+    def start_game_against_bots(
+        self, page, name: str, bots: int = 3, choices: dict[str, str] | None = None, before_start=None
+    ) -> None:
+        """Sign up a new person, create a game with `bots` bots (and the new-game form's other `choices`), run
+        `before_start()` in the waiting room if given, and start it: the board is on screen."""
+        self.sign_up(page, name)
+        page.click("#new-game")
+        for field, value in {"bots": str(bots), **(choices or {})}.items():
+            page.select_option(f"select[name={field}]", value)
+        page.click("#create-game")
+        page.wait_for_selector("#start-game")
+        if before_start is not None:
+            before_start()
+        page.click("#start-game")
+        page.wait_for_selector("#board polygon")
+
+    def place_setup(self, page) -> None:
+        """The two setup rounds: a settlement and a road each time."""
+        for _ in range(2):
+            self.my_turn(page)
+            self.click_spot(page, "build_settlement")
+            page.wait_for_selector(".legal-spot[data-action*='build_road']", timeout=10000)
+            self.click_spot(page, "build_road")
+
+    @staticmethod
+    def off_screen(page, selectors: list[str]) -> list[str]:
+        """Those of `selectors` that are shown but not wholly inside the window (hidden or empty ones are fine)."""
+        return page.evaluate(
+            """(selectors) => selectors.flatMap((selector) => {
+                 const e = document.querySelector(selector);
+                 if (!e || e.hidden || !e.getClientRects().length) return [];
+                 const r = e.getBoundingClientRect();
+                 const inside = r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+                 return inside ? [] : [`${selector} at ${Math.round(r.left)},${Math.round(r.top)}-` +
+                   `${Math.round(r.right)},${Math.round(r.bottom)} in ${innerWidth}x${innerHeight}`];
+               })""",
+            selectors,
+        )
+
+    @staticmethod
+    def wait_until(page, expression: str, timeout: float = 10) -> None:
+        """Poll a JavaScript expression until it is true. Playwright's wait_for_function evaluates its string
+        with eval(), which the site's Content-Security-Policy refuses; page.evaluate is not subject to it."""
+        deadline = time.monotonic() + timeout
+        while not page.evaluate(expression):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still false after {timeout} s: {expression}")
+            page.wait_for_timeout(100)

@@ -1,0 +1,64 @@
+"""Bots at a visible pace, as in `make run`: a person's move is answered at once, and each bot move lands at least
+half a second after the one before, marked on the board and captioned as it lands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import override_settings
+
+import rules
+from games.models import Game, Move
+from tests.e2e.base import ARTIFACTS, BrowserCase
+
+pytestmark = pytest.mark.e2e
+
+PACE = 0.5
+
+
+@override_settings(BOT_LIVE_DELAY_SECONDS=PACE)
+class PacedBotsTests(BrowserCase):
+    def test_bots_play_at_a_visible_pace_after_the_person_is_answered(self):
+        page = self.new_page()
+        with self.reporting(page):
+            self.start_game_against_bots(page, "watcher")
+            seq = self.place_until_a_bot_is_next(page)
+            # The next bot's move arrives with its caption and its mark on the board.
+            self.wait_until(page, f"+document.getElementById('caption').dataset.seq > {seq}", timeout=15)
+            assert page.locator("#board .recent-mark").count() >= 1
+            page.screenshot(path=str(ARTIFACTS / "bot-move-captioned.png"))
+            page.wait_for_timeout(int(PACE * 3000))
+            self.check_the_pace(page)
+
+    def place_until_a_bot_is_next(self, page) -> int:
+        """Place a settlement and a road (twice when this seat is last in the set-up order, which goes back the
+        other way): the seq of the road after which a bot plays. The frames are recorded from that road on."""
+        seat = int(page.get_attribute("#game-root", "data-your-seat"))
+        for _ in range(2):
+            self.my_turn(page)
+            self.click_spot(page, "build_settlement")
+            page.wait_for_selector(".legal-spot[data-action*='build_road']", timeout=10000)
+            page.timed_frames.clear()
+            before = Game.objects.order_by("-pk").first().seq
+            self.click_spot(page, "build_road")
+            for _wait in range(100):
+                game = Game.objects.order_by("-pk").first()
+                if game.seq > before:
+                    break
+                page.wait_for_timeout(50)
+            if rules.to_move(rules.load(game.state)) != [seat]:
+                return before + 1
+        raise AssertionError("no bot to move after two set-up rounds")
+
+    def check_the_pace(self, page) -> None:
+        frames = [(at, json.loads(payload)) for at, payload in page.timed_frames if payload.startswith("{")]
+        acked = next((at, f["seq"]) for at, f in frames if f.get("type") == "ack")
+        first_bot = next(at for at, f in frames if f.get("type") == "update" and f["seq"] > acked[1])
+        # The person's request was answered before any bot played, and the first bot waited its turn.
+        assert first_bot - acked[0] >= PACE * 0.8, (acked, first_bot)
+        game = Game.objects.order_by("-pk").first()
+        moves = list(Move.objects.filter(game=game, seq__gte=acked[1]).order_by("seq"))
+        assert len(moves) >= 3 and moves[0].cause == "player"
+        gaps = [(b.created_at - a.created_at).total_seconds() for a, b in zip(moves, moves[1:], strict=False)]
+        assert all(gap >= PACE for gap in gaps), gaps

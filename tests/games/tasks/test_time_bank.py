@@ -1,0 +1,86 @@
+"""Clocks that fit games lasting days: a time bank per seat, one clock per turn, each person owing a decision
+with their own deadline, all settled on the same tick, and a whole turn played in one go when time runs out."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+
+import rules
+from games import clocks, services
+from games.models import Game, Move, Seat
+from tests.games.helpers import state_of
+from tests.games.tasks.test_email_faults import HOUR, email_game
+
+
+def _seat(game: Game, index: int) -> Seat:
+    return Seat.objects.get(game=game, index=index)
+
+
+@pytest.mark.django_db
+def test_a_turn_runs_on_one_clock_and_quick_answers_fill_the_bank(clock):
+    game, (alice, bob) = email_game()
+    first = _seat(game, 0).deadline
+    assert first == clock.now + dt.timedelta(hours=1)
+    clock.advance(minutes=10)
+    services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state_of(game), 0)[0])
+    assert _seat(game, 0).deadline == first  # her road is the same turn: no fresh hour
+    clock.advance(minutes=5)
+    services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state_of(game), 0)[0])
+    alice_seat = _seat(game, 0)
+    assert alice_seat.deadline is None and alice_seat.bank_seconds == HOUR - 15 * 60  # 15 minutes spent
+    assert _seat(game, 1).deadline == clock.now + dt.timedelta(hours=1)
+    game.refresh_from_db()
+    assert game.deadline == _seat(game, 1).deadline
+    # Next time she is asked, an hour is added to what she saved, up to three hours in the bank.
+    state = state_of(game)
+    seats = {s.index: s for s in game.seats.select_related("user")}
+    seats[0].bank_seconds = 3 * HOUR - 60
+    clocks.deadline_for(game, state, seats)  # Bob answers (leaves), nobody else is asked yet
+    state.current = 0
+    state.phase = "main"
+    assert clocks.deadline_for(game, state, seats) == clock.now + dt.timedelta(hours=3)  # capped at three
+
+
+@pytest.mark.django_db
+def test_everyone_owing_a_decision_has_a_deadline_and_all_are_settled_on_one_tick(clock):
+    game, (alice, bob, carol) = email_game(humans=3, bots=0)
+    state = rules.load(Game.objects.get(pk=game.pk).state)
+    state.phase, state.current = "discard", 0
+    state.discards_owed = [0, 4, 4]
+    state.hands[1] = state.hands[2] = [2, 2, 2, 1, 1]
+    Game.objects.filter(pk=game.pk).update(state=rules.dump(state))
+    Seat.objects.filter(game=game).update(due_since=None, deadline=None)
+    game.refresh_from_db()
+    seats = {s.index: s for s in game.seats.select_related("user")}
+    clocks.deadline_for(game, state, seats)  # Bob and Carol are now asked
+    assert _seat(game, 1).deadline and _seat(game, 2).deadline and _seat(game, 0).deadline is None
+    Game.objects.filter(pk=game.pk).update(deadline=_seat(game, 1).deadline)
+    clock.advance(hours=2)
+    assert services.tick(game.pk) == "timeout:bot"
+    assert set(Move.objects.filter(game=game, cause="timeout").values_list("seat", flat=True)) == {1, 2}
+    assert state_of(game).discards_owed == [0, 0, 0]
+
+
+@pytest.mark.django_db
+def test_vacation_everywhere_and_back_early_restarts_the_clock_with_its_time_left(clock):
+    game, (alice, bob) = email_game()
+    other, (carol, _dave) = email_game()
+    Seat.objects.filter(game=other, user=carol).update(user=alice)
+    client = Client()
+    client.force_login(alice)
+    response = client.post(f"/games/{game.pk}/settings/", {"vacation": "1", "days": "3", "everywhere": "1"})
+    assert response.status_code == 302
+    assert all(s.vacation_until for s in Seat.objects.filter(user=alice))
+    seat = _seat(game, 0)
+    assert seat.deadline == clock.now + dt.timedelta(days=3, hours=1)  # her clock waits for her return
+    assert client.get(f"/api/games/{game.pk}/", HTTP_ACCEPT="application/json").json()["seats"][0]["vacation_until"]
+    clock.advance(days=1)
+    assert client.post(f"/games/{game.pk}/settings/", {"vacation_end": "1"}).status_code == 302
+    seat = _seat(game, 0)
+    assert seat.vacation_until is None and seat.deadline == clock.now + dt.timedelta(hours=1)
+    assert seat.vacation_used_seconds == 86400  # the two unused days are hers again
+    game.refresh_from_db()
+    assert game.deadline == seat.deadline

@@ -1,0 +1,84 @@
+"""Moderation in a browser: a player reports a chat line with its Report button, a moderator hides it from the
+game's moderation page and the player's open page follows at once; a queue of 60 reports comes a page at a time."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+from games import services
+from games.models import ChatMessage, Report
+from games.services import moderation
+from tests.e2e.base import ARTIFACTS, BrowserCase
+from tests.factories import UserFactory
+from tests.games.helpers import started_game
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "moderate me please"
+
+
+def with_password(user):
+    # The site process checks passwords with the production hashers, not the tests' fast one.
+    user.password = PBKDF2PasswordHasher().encode(PASSWORD, "saltsaltsalt")
+    user.save()
+    return user
+
+
+class ModerationBrowserTests(BrowserCase):
+    def log_in(self, user):
+        page = self.new_page()
+        page.goto(f"{self.live_server_url}/accounts/login/")
+        page.fill("input[name=login]", user.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(f"{self.live_server_url}/")
+        return page
+
+    def moderator(self):
+        user = with_password(UserFactory(username=f"mod{uuid.uuid4().hex[:6]}"))
+        user.groups.add(moderation.moderators_group())
+        return user
+
+    def test_a_reported_line_hidden_by_a_moderator_disappears_from_the_open_page(self):
+        game, (alice, bob) = started_game(humans=2, bots=1)
+        with_password(alice)
+        services.chat_post(game_id=game.pk, user=bob, text="you all stink")
+        player = self.log_in(alice)
+        player.goto(f"{self.live_server_url}/games/{game.pk}/")
+        line = player.locator("#chat-log li", has_text="you all stink")
+        line.wait_for(timeout=10000)
+        player.once("dialog", lambda dialog: dialog.accept("insult"))
+        line.locator("[data-testid=chat-report]").click()
+        player.locator("#flash", has_text="moderator").wait_for(timeout=10000)
+        report = Report.objects.get(reporter=alice)
+        assert report.message_text == "you all stink" and report.context
+
+        moderator_page = self.log_in(self.moderator())
+        moderator_page.goto(f"{self.live_server_url}/moderation/games/{game.pk}/")
+        item = moderator_page.locator("#mod-chat li", has_text="you all stink")
+        item.locator("input[name=reason]").fill("insult in chat")
+        item.locator("button[value=hide]").click()
+        moderator_page.locator("#mod-chat li.hidden-message").wait_for(timeout=10000)
+        player.locator("#chat-log li", has_text="you all stink").wait_for(state="detached", timeout=10000)
+        assert ChatMessage.objects.get(pk=report.message_id).hidden
+        player.screenshot(path=str(ARTIFACTS / "moderation-hidden-live.png"))
+        moderator_page.screenshot(path=str(ARTIFACTS / "moderation-game.png"), full_page=True)
+        assert not player.errors and not moderator_page.errors
+
+    def test_sixty_reports_come_twenty_people_a_page(self):
+        game, (alice, _bob) = started_game(humans=2, bots=1)
+        for i in range(60):
+            Report.objects.create(reporter=alice, game=game, reported_user=UserFactory(), reason=f"spam {i}")
+        page = self.log_in(self.moderator())
+        page.goto(f"{self.live_server_url}/moderation/")
+        assert page.locator(".report-group").count() == 20
+        height = page.evaluate("document.documentElement.scrollHeight")
+        page.screenshot(path=str(ARTIFACTS / "moderation-queue-60.png"), full_page=True)
+        print(f"queue page height with 60 open reports: {height} px")
+        assert height < 10846 / 2
+        page.click("text=Next")
+        page.wait_for_url("**page=2")
+        assert page.locator(".report-group").count() == 20

@@ -1,0 +1,107 @@
+"""Bots as trading partners: they accept an offer that raises their own position (not only one that completes
+their goal), refuse one that lowers it, and never make again, in the same turn, an offer already refused."""
+
+from __future__ import annotations
+
+import random
+
+import rules
+from rules.ai import heuristics as hx
+from rules.ai import move_for
+from rules.ai.medium import decide
+from rules.ai.obs import Obs
+from rules.bots import RandomBot
+from rules.constants import RESOURCES
+
+GRAIN, WOOL = RESOURCES.index("grain"), RESOURCES.index("wool")
+
+
+def main_phase(seed: int = 5) -> rules.State:
+    """A four-player game just after the first roll (no 7), played by random bots that never trade."""
+    for attempt in range(50):
+        state = rules.new_game(players=4, seed=seed + attempt)
+        bots = [RandomBot(seed=s) for s in range(4)]
+        while state.phase != "main" and state.turn < 2:
+            seat = rules.to_move(state)[0]
+            rules.apply(state, seat, bots[seat].choose(state, seat, rules.legal_actions(state, seat)))
+        if state.phase == "main" and state.trade is None:
+            return state
+    raise AssertionError("no main phase reached")
+
+
+def goal_cost(state: rules.State, seat: int) -> tuple[int, ...]:
+    return hx.goal(Obs.from_view(rules.view(state, seat)))[1]
+
+
+def give_hand(state: rules.State, seat: int, hand: list[int]) -> None:
+    for r in range(5):
+        state.bank[r] += state.hands[seat][r] - hand[r]
+    state.hands[seat] = list(hand)
+
+
+def hand_for_goal(state: rules.State, seat: int, extra: list[int]) -> list[int]:
+    """The seat's goal's cards plus `extra`, once the goal that hand points at is stable."""
+    hand = [0] * 5
+    for _ in range(5):
+        cost = goal_cost(state, seat)
+        wanted = [cost[r] + extra[r] for r in range(5)]
+        if wanted == hand:
+            return hand
+        hand = wanted
+        give_hand(state, seat, hand)
+    return hand
+
+
+def test_a_bot_holding_its_goal_accepts_two_cards_for_a_spare_one():
+    state = main_phase()
+    offerer = state.current
+    bot = (offerer + 1) % 4
+    give_hand(state, offerer, [0, 0, 2, 0, 0])
+    hand = hand_for_goal(state, bot, [0, 0, 0, 1, 0])
+    before = hx.hand_position(hand, goal_cost(state, bot))
+    rules.apply(state, offerer, {"type": "offer_trade", "give": {"wool": 2}, "get": {"grain": 1}, "to": [bot]})
+    after = [hand[r] - (r == GRAIN) + 2 * (r == WOOL) for r in range(5)]
+    assert hx.hand_position(after, goal_cost(state, bot)) > before
+    assert move_for(state, bot, "medium")["type"] == "accept_trade"
+
+
+def test_a_bot_refuses_to_give_a_card_its_goal_needs_for_one_it_does_not():
+    state = main_phase()
+    offerer = state.current
+    bot = (offerer + 1) % 4
+    hand = hand_for_goal(state, bot, [0] * 5)
+    cost = goal_cost(state, bot)
+    needed = next(r for r in range(5) if cost[r])
+    useless = next(r for r in range(5) if not cost[r])
+    give_hand(state, offerer, [int(r == useless) for r in range(5)])
+    assert hand[needed]
+    offer = {"type": "offer_trade", "give": {RESOURCES[useless]: 1}, "get": {RESOURCES[needed]: 1}, "to": [bot]}
+    rules.apply(state, offerer, offer)
+    assert move_for(state, bot, "medium")["type"] == "reject_trade"
+
+
+def test_a_refused_offer_is_not_made_again_in_the_same_turn():
+    state = main_phase()
+    me = state.current
+    cost = goal_cost(state, me)
+    short = next(r for r in range(5) if cost[r])
+    spares = [r for r in range(5) if not cost[r]]
+    # One card short of the goal, with one spare card of two kinds (too few for any bank trade).
+    hand = hand_for_goal(state, me, [int(r in spares[:2]) for r in range(5)])
+    hand[short] -= 1
+    give_hand(state, me, hand)
+    for other in range(4):
+        if other != me:
+            give_hand(state, other, [1, 1, 1, 1, 1])
+    legal = rules.legal_actions(state, me)
+    view = rules.view(state, me)
+    first = decide(Obs.from_view(view), legal, random.Random(1), offer_ok=True)
+    assert first["type"] == "offer_trade" and first["get"] == {RESOURCES[short]: 1}
+    # Everyone refused it (the view lists it among this turn's offers): the bot offers its other spare card.
+    view["offers_this_turn"] = [{"from": me, "give": first["give"], "get": first["get"]}]
+    second = decide(Obs.from_view(view), legal, random.Random(1), offer_ok=True)
+    assert second["type"] == "offer_trade" and second["give"] != first["give"]
+    # Both refused: no third offer this turn.
+    view["offers_this_turn"].append({"from": me, "give": second["give"], "get": second["get"]})
+    third = decide(Obs.from_view(view), legal, random.Random(1), offer_ok=True)
+    assert third["type"] != "offer_trade"

@@ -1,0 +1,131 @@
+"""The walls of the house, read from the source: which package may import which, no import circle inside games/,
+and no function-level import without a comment saying why. (rules/ never importing Django is
+tests/rules/test_engine_purity.py.)"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# The entry points of games/: what the web server, the worker and the admin load. Nothing else inside games/
+# imports them: after-commit work goes through the outbox by task name.
+ENTRY_POINTS = {
+    "games.tasks",
+    "games.consumers",
+    "games.views",
+    "games.moderation_views",
+    "games.api.views",
+    "games.api.moderation_views",
+    "games.api.urls",
+    "games.api.moderation_urls",
+    "games.urls",
+    "games.routing",
+    "games.admin",
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _sources(package: str) -> dict[str, Path]:
+    return {
+        _module_name(path): path
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts and "management" not in path.parts
+    }
+
+
+def _imports(module: str, path: Path) -> list[tuple[str, ast.AST, bool]]:
+    """(imported module, node, at function level) for every import in the file, relative ones resolved."""
+    tree = ast.parse(path.read_text())
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            nested = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, child, in_function) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    parent = package.split(".")
+                    parent = parent[: len(parent) - child.level + 1]
+                    base = ".".join([*parent, base] if base else parent)
+                found.append((base, child, in_function))
+                found.extend((f"{base}.{alias.name}", child, in_function) for alias in child.names)
+            visit(child, nested)
+
+    visit(tree, False)
+    return found
+
+
+def test_accounts_never_imports_games():
+    offenders = [
+        (module, name)
+        for module, path in _sources("accounts").items()
+        for name, _node, _in_function in _imports(module, path)
+        if name == "games" or name.startswith("games.")
+    ]
+    # accounts/management too: the demo command that builds games lives in games/.
+    for path in (ROOT / "accounts").rglob("*.py"):
+        if "games" in {n for n, _, _ in _imports(_module_name(path), path) if n.split(".")[0] == "games"}:
+            offenders.append((_module_name(path), "games"))
+    assert offenders == []
+
+
+def test_nothing_inside_games_imports_its_entry_points():
+    offenders = [
+        (module, name)
+        for module, path in _sources("games").items()
+        if module not in ENTRY_POINTS
+        for name, _node, _in_function in _imports(module, path)
+        if name in ENTRY_POINTS
+    ]
+    assert offenders == []
+
+
+def test_no_import_circle_inside_games():
+    sources = _sources("games")
+    graph = {
+        module: {name for name, _node, _f in _imports(module, path) if name in sources and name != module}
+        for module, path in sources.items()
+    }
+    # A package's __init__ re-exporting its modules is not a circle with them.
+    for module in graph:
+        graph[module] = {name for name in graph[module] if not module.startswith(name + ".")}
+    visiting, done, cycles = set(), set(), []
+
+    def walk(module: str, trail: list[str]) -> None:
+        if module in visiting:
+            cycles.append([*trail[trail.index(module) :], module])
+            return
+        if module in done:
+            return
+        visiting.add(module)
+        for name in sorted(graph[module]):
+            walk(name, [*trail, name])
+        visiting.discard(module)
+        done.add(module)
+
+    for module in sorted(graph):
+        walk(module, [module])
+    assert cycles == []
+
+
+def test_every_function_level_import_says_why():
+    silent = []
+    for package in ("games", "accounts"):
+        for module, path in _sources(package).items():
+            lines = path.read_text().splitlines()
+            for _name, node, in_function in _imports(module, path):
+                if not in_function:
+                    continue
+                here = lines[node.lineno - 1]
+                above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
+                if "#" not in here and not above.startswith("#"):
+                    silent.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert sorted(set(silent)) == []
