@@ -12,7 +12,7 @@ from django.utils import timezone
 
 import rules
 from games import services
-from games.models import Game
+from games.models import Game, Seat
 from games.services import moderation
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
@@ -115,9 +115,13 @@ def test_a_socket_of_a_player_whose_seat_a_timeout_gave_to_a_bot_stops_seeing_th
 
     async def scenario() -> list[dict]:
         ws = await open_socket(server, game.pk, bob)
-        await asyncio.to_thread(
-            lambda: Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(minutes=1))
-        )
+        past = timezone.now() - timedelta(minutes=1)
+
+        def run_out_of_time() -> None:
+            Game.objects.filter(pk=game.pk).update(deadline=past)
+            Seat.objects.filter(game=game, index=1).update(deadline=past)  # bob's own time bank
+
+        await asyncio.to_thread(run_out_of_time)
         assert await asyncio.to_thread(services.tick, game.pk) == "timeout:replace"
         seen = await frames_until(ws, lambda f: f["type"] == "state")
         seq = await asyncio.to_thread(lambda: Game.objects.get(pk=game.pk).seq)
