@@ -207,6 +207,8 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=15)
 # Reply by email: the domain whose mail reaches `manage.py mail_inbound` (empty: emails offer links only).
 INBOUND_EMAIL_DOMAIN = env("INBOUND_EMAIL_DOMAIN", default="")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Catan <noreply@catan.localhost>")
+# Where a sanctioned player writes to appeal (named in every sanction email and on the moderation record).
+MODERATION_APPEAL_EMAIL = env("MODERATION_APPEAL_EMAIL", default="") or DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("fr", _("French"))]

@@ -64,6 +64,13 @@ def _send_all(messages: list[Message]) -> None:
     if held is not None:
         held.extend(messages)
         return
+    if _loop_running():
+        # Synchronous code run by an event loop's thread (a sync library driving its own loop, such as a browser
+        # driver, or a script): asgiref refuses to block that loop, so the messages go from a thread of their own.
+        sender = threading.Thread(target=_send_all, args=(messages,), name="outbox-send")
+        sender.start()
+        sender.join()
+        return
     try:
         try:
             async_to_sync(flush)(messages)
@@ -74,6 +81,14 @@ def _send_all(messages: list[Message]) -> None:
             async_to_sync(flush)(messages)
     except Exception:  # the layer being down must not undo a stored move
         logger.exception("channel layer send failed")
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 @contextlib.contextmanager

@@ -121,20 +121,3 @@ class MuteSerializer(serializers.Serializer):
 
 class VacationSerializer(serializers.Serializer):
     days = serializers.IntegerField(min_value=1, max_value=30)
-
-
-class ModeratorActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(
-        choices=["cancel", "pause", "resume", "extend", "replace_seat", "offer_seat", "suspend", "ban", "restore"]
-    )
-    reason = serializers.CharField(max_length=500)
-    hours = serializers.IntegerField(required=False, default=24)
-    days = serializers.IntegerField(required=False, default=7)
-    seat = serializers.IntegerField(required=False, default=0)
-    user_id = serializers.IntegerField(required=False, allow_null=True, default=None)
-
-
-class ReportActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["hide", "warn", "suspend", "dismiss"])
-    reason = serializers.CharField(max_length=500)
-    days = serializers.IntegerField(required=False, default=7)

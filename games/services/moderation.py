@@ -274,7 +274,7 @@ def user_from_record_token(token: str):
 
 
 def appeal_address() -> str:
-    return getattr(settings, "MODERATION_APPEAL_EMAIL", settings.DEFAULT_FROM_EMAIL)
+    return settings.MODERATION_APPEAL_EMAIL
 
 
 def _tell(sanction: Sanction) -> None:

@@ -271,6 +271,7 @@ function handle(frame) {
       app.seats = frame.seats || app.seats;
       app.yourSeat = frame.your_seat ?? null;
       app.status = frame.status;
+      app.pauseNote = frame.pause_note || "";
       app.seed = frame.seed ?? null;
       app.seedCommitment = frame.seed_commitment ?? null;
       takeClock(frame);
@@ -408,7 +409,7 @@ function isMyMove() {
 function promptText() {
   const view = app.view;
   if (view.phase === "game_over") return t("prompt_game_over", { who: seatName(view.winner) });
-  if (app.status === "paused") return t("status_paused");
+  if (app.status === "paused") return app.pauseNote ? t("status_paused_because", { why: app.pauseNote }) : t("status_paused");
   if (app.status === "cancelled") return t("status_cancelled");
   if (app.awaiting) return t("prompt_sending");
   const mine = me();

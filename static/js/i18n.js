@@ -81,6 +81,8 @@ const STRINGS = {
   prompt_trade_decide: gettext("Everyone has answered: confirm a trade or cancel the offer."),
   prompt_game_over: gettext("Game over: {who} wins!"),
   status_paused: gettext("The game is paused."),
+  // A moderator paused it and said why.
+  status_paused_because: gettext("A moderator paused the game: {why}"),
   status_cancelled: gettext("The game was cancelled."),
   wait_setup_settlement: gettext("{who} is placing a settlement."),
   wait_setup_road: gettext("{who} is placing a road."),

@@ -516,3 +516,14 @@ def test_a_suspended_person_logging_in_is_told_where_to_read_why(moderator, clie
     )
     page = response.content.decode()
     assert "suspended or banned" in page and "moderation record" in page
+
+
+def test_a_sanction_email_names_the_appeal_address_set_for_the_site(
+    moderator, settings, mailoutbox, django_capture_on_commit_callbacks
+):
+    settings.MODERATION_APPEAL_EMAIL = "appeals@catan.example"
+    game, (alice, bob) = started_game()
+    with django_capture_on_commit_callbacks(execute=True):
+        moderation.user_warn(moderator=moderator, user=bob, reason="rude in chat")
+    to_bob = next(m for m in mailoutbox if m.to == [bob.email])
+    assert "appeals@catan.example" in to_bob.body

@@ -68,6 +68,20 @@ class ModerationBrowserTests(BrowserCase):
         moderator_page.screenshot(path=str(ARTIFACTS / "moderation-game.png"), full_page=True)
         assert not player.errors and not moderator_page.errors
 
+    def test_players_read_why_a_moderator_paused_their_game_and_play_on_after_the_resume(self):
+        game, (alice, _bob) = started_game(humans=2, bots=1)
+        with_password(alice)
+        moderator = self.moderator()
+        player = self.log_in(alice)
+        player.goto(f"{self.live_server_url}/games/{game.pk}/")
+        player.locator("#prompt-text", has_text="Loading").wait_for(state="detached", timeout=10000)
+        # Called from this thread, which runs the browser driver's event loop: the frames must still go out.
+        moderation.game_set_status(moderator=moderator, game_id=game.pk, status="paused", reason="checking a report")
+        player.locator("#prompt-text", has_text="checking a report").wait_for(timeout=10000)
+        moderation.game_set_status(moderator=moderator, game_id=game.pk, status="active", reason="all clear")
+        player.locator("#prompt-text", has_text="checking a report").wait_for(state="detached", timeout=10000)
+        assert not player.errors
+
     def test_sixty_reports_come_twenty_people_a_page(self):
         game, (alice, _bob) = started_game(humans=2, bots=1)
         for i in range(60):
