@@ -428,6 +428,7 @@ def _end_turn(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     state.ships_new = []
     state.ship_moved = False
     state.trade = None
+    state.offers_this_turn = []
     state.current = (seat + 1) % state.players
     state.turn += 1
     state.dice = None
@@ -603,6 +604,7 @@ def _apply_free_form(state: State, seat: int, kind: str, action: dict[str, Any])
             raise IllegalAction("malformed", "'to' lists other seats.")
         to = sorted(set(to))
         state.trade = {"from": seat, "give": give, "get": get, "to": to, "replies": {}}
+        state.offers_this_turn.append([list(give), list(get)])
         return [{"type": "trade_offered", "seat": seat, "give": _named(give), "get": _named(get), "to": to}]
     # A counter-offer: terms stay in the active player's perspective ("give" is what the active player gives).
     trade = state.trade

@@ -153,6 +153,7 @@ def new_game(
     state.free_roads = 0
     state.return_phase = ""
     state.trade = None
+    state.offers_this_turn = []
     state.winner = None
     state.version = 0
 

@@ -179,6 +179,7 @@ class State:
         "free_roads",
         "return_phase",
         "trade",
+        "offers_this_turn",
         "winner",
         "version",
         # Seafarers
@@ -247,6 +248,7 @@ class State:
     free_roads: int
     return_phase: str
     trade: dict[str, Any] | None
+    offers_this_turn: list[list[list[int]]]  # [give, get] of each offer the current player made this turn
     winner: int | None
     version: int
     seafarers: bool
@@ -352,6 +354,8 @@ def restore(data: dict[str, Any], owned: bool = False) -> State:
     if data.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"unsupported state schema {data.get('schema')!r}")
     state = State()
+    if "offers_this_turn" not in data:  # stored before the field existed: no offer made this turn yet
+        data = {**data, "offers_this_turn": []}
     for name in State.FIELDS:
         value = data[name]
         if owned:

@@ -155,6 +155,11 @@ def view(state: State, seat: int | None, layout: bool = True) -> dict[str, Any]:
         "deck_count": len(state.deck),
         "seats": [player_view(state, s, seat) for s in range(state.players)],
         "trade": trade_view(state),
+        # Every offer the current player made this turn, taken up or not: public, as each offer was.
+        "offers_this_turn": [
+            {"from": state.current, "give": _cards(give, RESOURCES), "get": _cards(get, RESOURCES)}
+            for give, get in state.offers_this_turn
+        ],
         "seafarers": {
             "ships_built_this_turn": list(state.ships_new),
             "ship_moved": state.ship_moved,

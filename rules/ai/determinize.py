@@ -28,7 +28,7 @@ from .obs import _counts, board_key, trade_from_view
 
 BANK_PER_RESOURCE = 19
 NESTED_LISTS = frozenset({"hands", "development", "development_new", "development_used", "token_sites", "trade_lines"})
-NESTED_LISTS |= {"home_islands", "islands_settled"}
+NESTED_LISTS |= {"home_islands", "islands_settled", "offers_this_turn"}
 
 
 def clone(state: State) -> State:
@@ -231,6 +231,9 @@ def determinize(view: dict[str, Any], rng: random.Random, tries: int = 8) -> Sta
     dice_phase = "roll" if view["dice"] is None else "main"
     state.return_phase = dice_phase
     state.trade = trade_from_view(view["trade"])
+    state.offers_this_turn = [
+        [_counts(offer["give"]), _counts(offer["get"])] for offer in view.get("offers_this_turn") or []
+    ]
     state.winner = view["winner"]
     state.version = view["version"]
 

@@ -247,7 +247,7 @@ class Obs:
         o.discards_owed = state.discards_owed[seat]
         o.gold_owed = state.gold_owed[seat]
         o.trade = state.trade
-        o.offers_this_turn = [(list(give), list(get)) for give, get in getattr(state, "offers_this_turn", [])]
+        o.offers_this_turn = [(list(give), list(get)) for give, get in state.offers_this_turn]
         o.seafarers = state.seafarers
         o.ships_new = state.ships_new
         o.ship_moved = state.ship_moved

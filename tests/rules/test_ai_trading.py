@@ -93,15 +93,36 @@ def test_a_refused_offer_is_not_made_again_in_the_same_turn():
     for other in range(4):
         if other != me:
             give_hand(state, other, [1, 1, 1, 1, 1])
-    legal = rules.legal_actions(state, me)
-    view = rules.view(state, me)
-    first = decide(Obs.from_view(view), legal, random.Random(1), offer_ok=True)
+    def refused(offer: dict) -> None:
+        # The offer goes through the engine; everyone refuses it and its maker withdraws it.
+        rules.apply(state, me, offer)
+        for other in range(4):
+            if other != me:
+                rules.apply(state, other, {"type": "reject_trade"})
+        rules.apply(state, me, {"type": "cancel_trade"})
+
+    def bot_choice() -> dict:
+        view = rules.view(state, me)
+        return decide(Obs.from_view(view), rules.legal_actions(state, me), random.Random(1), offer_ok=True)
+
+    first = bot_choice()
     assert first["type"] == "offer_trade" and first["get"] == {RESOURCES[short]: 1}
-    # Everyone refused it (the view lists it among this turn's offers): the bot offers its other spare card.
-    view["offers_this_turn"] = [{"from": me, "give": first["give"], "get": first["get"]}]
-    second = decide(Obs.from_view(view), legal, random.Random(1), offer_ok=True)
+    refused(first)
+    # The engine lists this turn's offers in the view: the bot offers its other spare card instead.
+    assert rules.view(state, (me + 1) % 4)["offers_this_turn"] == [
+        {"from": me, "give": _all(first["give"]), "get": _all(first["get"])}
+    ]
+    second = bot_choice()
     assert second["type"] == "offer_trade" and second["give"] != first["give"]
-    # Both refused: no third offer this turn.
-    view["offers_this_turn"].append({"from": me, "give": second["give"], "get": second["get"]})
-    third = decide(Obs.from_view(view), legal, random.Random(1), offer_ok=True)
-    assert third["type"] != "offer_trade"
+    refused(second)
+    # Both refused: no third offer this turn, whether the bot reads its view or the whole state.
+    assert bot_choice()["type"] != "offer_trade"
+    assert move_for(state, me, "medium")["type"] != "offer_trade"
+    # The list empties when the turn ends, and survives a save and load in between.
+    assert len(rules.load(rules.dump(state)).offers_this_turn) == 2
+    rules.apply(state, me, {"type": "end_turn"})
+    assert state.offers_this_turn == [] and rules.view(state, me)["offers_this_turn"] == []
+
+
+def _all(cards: dict[str, int]) -> dict[str, int]:
+    return {name: cards.get(name, 0) for name in RESOURCES}
