@@ -248,7 +248,7 @@ def position(*, moderator, game_id: int, seq: int | None = None, audited: bool =
         "development": data["development"],
         "development_new": data["development_new"],
         "deck": data["deck"],
-        "seed": game.seed,
+        "seed": str(game.seed),  # 64 bits: JavaScript numbers would round it
         "view": rules.view(state, None),
         "log": [{**m, "at": m["at"].isoformat()} for m in log],
         "moves": log,
