@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from .. import access, notifications, outbox, ratelimit
 from ..errors import GameError
-from ..models import ChatMessage, Mute, Notification, Report
+from ..models import ChatMessage, Move, Mute, Notification, Report, Seat
 from .moderation import report_evidence
 
 
@@ -69,10 +69,21 @@ def report_create(
     reported = get_user_model().objects.filter(pk=user_id).first() if type(user_id) is int else None
     if reported is None or reported.pk == reporter.pk:
         raise GameError("no_user", _("Report a message or another player."))
+    if message is None and not _took_part(game, reported):
+        raise GameError("not_in_game", _("That person did not play or write in this game."), status=404)
     evidence: dict[str, Any] = {"seq": game.seq}
     if message is not None:
         context, seq = report_evidence(message)
         evidence = {"message_text": message.text, "context": context, "seq": seq}
     return Report.objects.create(
         reporter=reporter, game=game, message=message, reported_user=reported, reason=reason.strip()[:500], **evidence
+    )
+
+
+def _took_part(game, user) -> bool:
+    """Whether `user` sits, sat (their moves stay) or wrote in `game`: the only people a player may report there."""
+    return (
+        Seat.objects.filter(game=game, user=user).exists()
+        or Move.objects.filter(game=game, user=user).exists()
+        or ChatMessage.objects.filter(game=game, user=user).exists()
     )

@@ -527,3 +527,15 @@ def test_a_sanction_email_names_the_appeal_address_set_for_the_site(
         moderation.user_warn(moderator=moderator, user=bob, reason="rude in chat")
     to_bob = next(m for m in mailoutbox if m.to == [bob.email])
     assert "appeals@catan.example" in to_bob.body
+
+
+def test_a_player_can_report_only_people_who_played_or_wrote_in_that_game():
+    game, (alice, bob) = started_game()
+    stranger = UserFactory()
+    response = api(alice).post(
+        f"/api/games/{game.pk}/reports/", {"user_id": stranger.pk, "reason": "spam"}, format="json"
+    )
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_in_game"
+    assert not Report.objects.exists()
+    response = api(alice).post(f"/api/games/{game.pk}/reports/", {"user_id": bob.pk, "reason": "rude"}, format="json")
+    assert response.status_code == 201 and Report.objects.get().reported_user == bob
