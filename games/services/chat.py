@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from .. import access, notifications, outbox, ratelimit
@@ -83,7 +84,7 @@ def report_create(
 def _took_part(game, user) -> bool:
     """Whether `user` sits, sat (their moves stay) or wrote in `game`: the only people a player may report there."""
     return (
-        Seat.objects.filter(game=game, user=user).exists()
+        Seat.objects.filter(Q(user=user) | Q(held_for=user), game=game).exists()  # held: a bot plays it meanwhile
         or Move.objects.filter(game=game, user=user).exists()
         or ChatMessage.objects.filter(game=game, user=user).exists()
     )
