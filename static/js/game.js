@@ -161,6 +161,7 @@ async function loadOverHttp() {
     if (!response.ok) return;
     const data = await response.json();
     if (!app.socket) handle({ ...data, type: "state" });
+    loadChat(); // the socket would have brought it: the chat follows the state while the page reads over HTTP
   } catch (error) {
     // Offline altogether: the next attempt tries again.
   }

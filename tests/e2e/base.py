@@ -10,6 +10,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -52,6 +53,12 @@ class BrowserCase(ChannelsLiveServerTestCase):
         from channels.layers import channel_layers
 
         channel_layers.backends.clear()
+        # Nor an executor whose worker thread an earlier async test started here: threads do not survive a fork,
+        # yet the forked executor would count that thread as idle and queue the site's socket work for it forever
+        # (every WebSocket handshake then timed out, in browser tests run after any async test).
+        from asgiref.sync import SyncToAsync
+
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         super().setUpClass()
         from playwright.sync_api import sync_playwright
 
