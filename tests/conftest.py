@@ -29,6 +29,15 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cache_of_this_session():
+    """Start from an empty cache: each session builds a new test database whose games and users reuse the ids of
+    the last session's, and keys left by it (who is at a table, rate-limit counts) would apply to them."""
+    from django.core.cache import cache
+
+    cache.clear()  # the fail-open cache does nothing when Redis is down
+
+
 def _reset_channel_layers() -> None:
     from channels.layers import channel_layers
 
