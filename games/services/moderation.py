@@ -287,6 +287,22 @@ def _tell(sanction: Sanction) -> None:
     outbox.mail_after_commit(subject, body, [user.email])
 
 
+def _tell_lifted(user, offers: int) -> None:
+    """A suspension ran out: the person may log in again and take back the seats a bot kept for them."""
+    if not user.email:
+        return
+    with translation.override(user.language), timezone.override(user.time_zone or "UTC"):
+        context = {
+            "user": user,
+            "offers": offers,
+            "games": settings.SITE_URL.rstrip("/") + reverse("my-games"),
+            "link": record_link(user),
+        }
+        subject = render_to_string("moderation/email_lifted_subject.txt", context).strip()
+        body = render_to_string("moderation/email_lifted.txt", context)
+    outbox.mail_after_commit(subject, body, [user.email])
+
+
 def _sanction(moderator, user, kind: str, reason: str, *, note: str = "", ends_at=None, report=None) -> Sanction:
     sanction = Sanction.objects.create(
         user=user, kind=kind, reason=reason, note=note[:1000], ends_at=ends_at, moderator=moderator, report=report
@@ -383,7 +399,8 @@ def lift_expired_suspensions() -> int:
         with transaction.atomic():
             users.filter(pk=user.pk).update(is_active=True, suspended_until=None)
             last = Sanction.objects.filter(user=user, kind=Sanction.Kind.SUSPENSION).first()
-            _offer_seats_back(user, last.moderator if last else None)
+            offers = _offer_seats_back(user, last.moderator if last else None)
+            _tell_lifted(user, offers)
         lifted += 1
     return lifted
 

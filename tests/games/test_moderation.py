@@ -290,9 +290,11 @@ def test_a_quick_suspension_never_downgrades_a_ban_and_the_card_shows_it(moderat
     assert Report.objects.get(pk=report.pk).status == "actioned"
 
 
-def test_a_suspension_hands_seats_to_a_bot_and_offers_them_back_when_it_ends(moderator, client):
-    """Items 1 and 2: no deadline or mail for the suspended seat; the seat is offered back; the page shows no
-    past 'Suspended until'."""
+def test_a_suspension_hands_seats_to_a_bot_and_offers_them_back_when_it_ends(
+    moderator, client, mailoutbox, django_capture_on_commit_callbacks
+):
+    """Items 1 and 2: no deadline or mail for the suspended seat; the seat is offered back and the person told;
+    the page shows no past 'Suspended until'."""
     game, (alice, bob) = started_game(clock="async", move_seconds=3600)
     moderation.user_restrict(moderator=moderator, user=alice, reason="spam", days=1)
     seat = game.seats.get(index=0)
@@ -300,7 +302,11 @@ def test_a_suspension_hands_seats_to_a_bot_and_offers_them_back_when_it_ends(mod
     assert Game.objects.get(pk=game.pk).deadline is None
     assert not alice.notifications.filter(game=game, sent_at__isnull=True, dropped_at__isnull=True).exists()
     type(alice).objects.filter(pk=alice.pk).update(suspended_until=game.created_at)
-    assert moderation.lift_expired_suspensions() == 1
+    mailoutbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert moderation.lift_expired_suspensions() == 1
+    (told,) = [m for m in mailoutbox if m.to == [alice.email]]
+    assert "suspension is over" in told.subject and "1 running game" in told.body and "/games/" in told.body
     client.force_login(moderator)
     assert "Suspended until" not in client.get(f"/moderation/users/{alice.pk}/").content.decode()
     offer = SeatOffer.objects.get(user=alice, seat=seat)
