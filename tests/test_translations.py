@@ -14,8 +14,9 @@ def test_the_french_catalogue_has_no_missing_or_fuzzy_entries(domain):
     entries = (CATALOGUES / f"{domain}.po").read_text().split("\n\n")[1:]  # the first block is the header
     assert len(entries) > 200
     fuzzy = [e for e in entries if "#, fuzzy" in e]
-    # An empty msgstr ends its entry; a long msgid starts with msgid "" and goes on over several lines.
-    empty = [e for e in entries if re.search(r'^msgstr ""\s*\Z', e, re.M)]
+    # An empty translation (singular or plural form) is `msgstr ""` with no continuation line after it; a long
+    # one starts with `msgstr ""` too and goes on over the next lines.
+    empty = [e for e in entries if re.search(r'^msgstr(\[\d+\])? ""$(?!\n")', e, re.M)]
     assert fuzzy == [] and empty == []
 
 
