@@ -7,7 +7,9 @@ from django.contrib import admin
 from .models import AuditEntry, ChatMessage, Game, Move, Report, Seat
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class NoWrites:
+    """Neither add, change nor delete: for model admins and inlines alike."""
+
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
@@ -18,19 +20,14 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnlyAdmin(NoWrites, admin.ModelAdmin):
+    pass
+
+
+class SeatInline(NoWrites, admin.TabularInline):
     model = Seat
     extra = 0
     exclude = ("standing_orders",)
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Game)

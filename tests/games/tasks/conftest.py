@@ -10,6 +10,9 @@ import threading
 import pytest
 from aiosmtpd.controller import Controller
 
+from games import services
+from tests.factories import UserFactory
+
 
 class Inbox:
     def __init__(self) -> None:
@@ -92,3 +95,26 @@ def wait_for(condition, timeout: float = 10.0) -> None:
             return
         time.sleep(0.05)
     raise AssertionError("condition not met in time")
+
+
+HOUR = 3600
+
+
+def async_game(humans: int = 2, bots: int = 1, policy: str = "bot", **kwargs):
+    """A started play-by-email game (fixed seat order: the creator sits first); its users, creator first."""
+    users = [UserFactory(email=f"p{i}-{UserFactory._meta.model.objects.count()}@example.com") for i in range(humans)]
+    game = services.game_create(
+        creator=users[0],
+        seat_count=humans + bots,
+        bot_seats=list(range(humans, humans + bots)),
+        options={"seat_order": "fixed"},
+        clock="async",
+        move_seconds=kwargs.pop("move_seconds", HOUR),
+        timeout_policy=policy,
+        **kwargs,
+    )
+    for user in users[1:]:
+        services.seat_join(game_id=game.pk, user=user)
+    services.game_start(game_id=game.pk, user=users[0])
+    game.refresh_from_db()
+    return game, users

@@ -10,7 +10,8 @@ from games import notifications, services
 from games.autoplay import timeout_action
 from games.models import Game, Notification
 from tests.games.helpers import state_of
-from tests.games.tasks.test_email_faults import HOUR, email_game
+from tests.games.tasks.conftest import HOUR
+from tests.games.tasks.conftest import async_game as email_game
 from tests.games.tasks.test_play_by_email import body
 
 

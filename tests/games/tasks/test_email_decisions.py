@@ -16,9 +16,9 @@ from games.autoplay import timeout_action
 from games.inbound import InboundHandler
 from games.models import Move, Notification
 from tests.games.helpers import state_of
+from tests.games.tasks.conftest import async_game as email_game
 from tests.games.tasks.conftest import free_port
 from tests.games.tasks.test_email_content import _play_setup
-from tests.games.tasks.test_email_faults import email_game
 from tests.games.tasks.test_play_by_email import body
 
 

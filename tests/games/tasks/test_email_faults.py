@@ -16,29 +16,8 @@ from django.db import connection
 import rules
 from games import autoplay, notifications, services
 from games.models import Game, Move, Notification
-from tests.factories import UserFactory
 from tests.games.helpers import state_of
-from tests.games.tasks.conftest import Inbox, free_port, wait_for
-
-HOUR = 3600
-
-
-def email_game(humans: int = 2, bots: int = 1, policy: str = "bot") -> tuple[Game, list]:
-    users = [UserFactory(email=f"mail{i}-{UserFactory._meta.model.objects.count()}@example.com") for i in range(humans)]
-    game = services.game_create(
-        creator=users[0],
-        seat_count=humans + bots,
-        bot_seats=list(range(humans, humans + bots)),
-        options={"seat_order": "fixed"},
-        clock="async",
-        move_seconds=HOUR,
-        timeout_policy=policy,
-    )
-    for user in users[1:]:
-        services.seat_join(game_id=game.pk, user=user)
-    services.game_start(game_id=game.pk, user=users[0])
-    game.refresh_from_db()
-    return game, users
+from tests.games.tasks.conftest import Inbox, async_game, free_port, wait_for
 
 
 def play(game: Game, user) -> float:
@@ -106,7 +85,7 @@ def hung_smtp(settings):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_slow_mail_server_never_slows_the_next_move(slow_smtp, worker, clock):
-    game, (alice, bob) = email_game()
+    game, (alice, bob) = async_game()
     wait_for(lambda: Notification.objects.filter(game=game, user=alice, claimed_until__isnull=False).exists())
     # The worker is in the middle of a 5-second SMTP conversation about Alice's turn: her moves go through.
     assert play(game, alice) < 1.0
@@ -117,7 +96,7 @@ def test_a_slow_mail_server_never_slows_the_next_move(slow_smtp, worker, clock):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_hung_mail_server_times_out_holds_no_game_lock_and_the_failure_is_recorded(hung_smtp, clock):
-    game, (alice, bob) = email_game()  # the start's own attempt, in-process, already timed out once
+    game, (alice, bob) = async_game()  # the start's own attempt, in-process, already timed out once
     row = Notification.objects.get(game=game, user=alice)
     assert row.attempts == 1 and "timed out" in row.last_error.lower()
     outcome: list = []
@@ -145,7 +124,7 @@ def _try_send(pk: int) -> str:
 def test_every_refused_attempt_is_counted_and_its_error_kept(settings, clock):
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nothing listens: connection refused
-    game, (alice, _bob) = email_game()
+    game, (alice, _bob) = async_game()
     row = Notification.objects.get(game=game, user=alice)
     for _ in range(3):
         with pytest.raises(OSError):
@@ -156,7 +135,7 @@ def test_every_refused_attempt_is_counted_and_its_error_kept(settings, clock):
 
 @pytest.mark.django_db
 def test_rows_that_keep_failing_do_not_starve_the_others(smtp, clock):
-    game, (alice, bob) = email_game()
+    game, (alice, bob) = async_game()
     broken = Notification.objects.get(game=game, user=alice)
     Notification.objects.filter(pk=broken.pk).update(attempts=notifications.MAX_ATTEMPTS)
     play(game, alice)
@@ -167,7 +146,7 @@ def test_rows_that_keep_failing_do_not_starve_the_others(smtp, clock):
 
 @pytest.mark.django_db
 def test_the_replace_timeout_email_is_sent_to_the_player_who_lost_the_seat(smtp, clock):
-    game, (alice, bob) = email_game(policy="replace")
+    game, (alice, bob) = async_game(policy="replace")
     notifications.flush()
     clock.advance(hours=2)
     assert services.tick(game.pk) == "timeout:replace"
@@ -178,7 +157,7 @@ def test_the_replace_timeout_email_is_sent_to_the_player_who_lost_the_seat(smtp,
 
 @pytest.mark.django_db
 def test_a_player_owing_a_trade_reply_is_not_mailed_again_when_others_answer(smtp, clock):
-    game, (alice, bob, carol) = email_game(humans=3, bots=0)
+    game, (alice, bob, carol) = async_game(humans=3, bots=0)
     for _ in range(12):  # the set-up, played through
         state = state_of(game)
         seat = rules.to_move(state)[0]
@@ -209,7 +188,7 @@ def test_a_player_owing_a_trade_reply_is_not_mailed_again_when_others_answer(smt
 
 @pytest.mark.django_db
 def test_mail_whose_decision_was_made_meanwhile_is_dropped_not_sent(smtp, clock):
-    game, (alice, bob) = email_game()
+    game, (alice, bob) = async_game()
     row = Notification.objects.get(game=game, user=alice)
     play(game, alice)  # she moved from the page before the mail went (quiet hours, an outage)
     play(game, alice)
@@ -221,7 +200,7 @@ def test_mail_whose_decision_was_made_meanwhile_is_dropped_not_sent(smtp, clock)
 
 @pytest.mark.django_db
 def test_each_notification_has_one_stable_message_id(smtp, clock):
-    game, (alice, _bob) = email_game()
+    game, (alice, _bob) = async_game()
     row = Notification.objects.get(game=game, user=alice)
     assert notifications.send(row.pk) == "sent"
     assert smtp.to(alice.email)[0]["Message-ID"] == notifications.message_id(row)
@@ -229,7 +208,7 @@ def test_each_notification_has_one_stable_message_id(smtp, clock):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_move_made_with_the_broker_down_answers_at_once(smtp, worker, clock):
-    game, (alice, bob) = email_game()
+    game, (alice, bob) = async_game()
     wait_for(lambda: smtp.to(alice.email))
     broker = worker.conf.broker_url
     worker.conf.broker_url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there: the broker is down

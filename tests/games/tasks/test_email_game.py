@@ -13,7 +13,7 @@ from games.autoplay import bot_seed
 from games.models import Game, Notification
 from rules.ai import move_for
 from tests.games.helpers import state_of
-from tests.games.tasks.test_email_faults import email_game
+from tests.games.tasks.conftest import async_game as email_game
 
 DECISIONS = {"turn", "discard", "trade", "gold", "decision"}
 

@@ -12,30 +12,9 @@ import rules
 from games import notifications, services
 from games.models import Game, Move, Notification, Seat
 from tests.factories import UserFactory
-from tests.games.tasks.conftest import wait_for
+from tests.games.tasks.conftest import async_game, wait_for
 
 from ..helpers import state_of
-
-HOUR = 3600
-
-
-def async_game(humans=2, bots=1, policy="bot", **kwargs):
-    users = [UserFactory(email=f"p{i}-{UserFactory._meta.model.objects.count()}@example.com") for i in range(humans)]
-    game = services.game_create(
-        creator=users[0],
-        seat_count=humans + bots,
-        bot_seats=list(range(humans, humans + bots)),
-        options={"seat_order": "fixed"},
-        clock="async",
-        move_seconds=kwargs.pop("move_seconds", HOUR),
-        timeout_policy=policy,
-        **kwargs,
-    )
-    for user in users[1:]:
-        services.seat_join(game_id=game.pk, user=user)
-    services.game_start(game_id=game.pk, user=users[0])
-    game.refresh_from_db()
-    return game, users
 
 
 def play(game, user, pick=0):

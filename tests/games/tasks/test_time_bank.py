@@ -12,7 +12,8 @@ import rules
 from games import clocks, services
 from games.models import Game, Move, Seat
 from tests.games.helpers import state_of
-from tests.games.tasks.test_email_faults import HOUR, email_game
+from tests.games.tasks.conftest import HOUR
+from tests.games.tasks.conftest import async_game as email_game
 
 
 def _seat(game: Game, index: int) -> Seat:
