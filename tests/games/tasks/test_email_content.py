@@ -94,7 +94,7 @@ def test_players_invite_by_username_or_email_and_the_others_hear_that_the_game_s
 
     alice, bob = UserFactory(), UserFactory(email="bob-invited@example.com")
     game = services.game_create(creator=alice, seat_count=3, bot_seats=[2], visibility="private", clock="async",
-                                move_seconds=HOUR)
+                                move_seconds=HOUR, options={"seat_order": "fixed"})  # alice, seat 0, starts
     client = Client()
     client.force_login(alice)
     assert client.post(f"/games/{game.pk}/invite/", {"to": bob.username}).status_code == 302
@@ -108,6 +108,7 @@ def test_players_invite_by_username_or_email_and_the_others_hear_that_the_game_s
     services.game_start(game_id=game.pk, user=alice)
     # Alice moves first (she gets "Your turn"); Bob hears the game started.
     assert Notification.objects.filter(game=game, user=bob, kind="started").exists()
+    assert not Notification.objects.filter(game=game, user=alice, kind="started").exists()
 
 
 @pytest.mark.django_db
