@@ -7,8 +7,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # `make run` serves the site as players see it (its own 404 and 500 pages, no debug page listing every URL);
 # `make run DEBUG=true` shows Django's debug pages. The key below is for a machine's own `make run` only.
+# Its `django-insecure-` prefix makes `check --deploy` warn (security.W009) if it ever reaches production.
 DEBUG ?= false
-SITE_ENV := DEBUG=$(DEBUG) SECRET_KEY="$${SECRET_KEY:-make-run-development-key-for-this-machine-only-never-in-production}" \
+SITE_ENV := DEBUG=$(DEBUG) SECRET_KEY="$${SECRET_KEY:-django-insecure-make-run-development-key-for-this-machine-only}" \
 	SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false SECURE_HSTS_SECONDS=0
 
 .PHONY: run test lint install migrate messages bench bench-bots clean

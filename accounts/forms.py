@@ -8,6 +8,10 @@ from .models import User
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
 
+class VacationForm(forms.Form):
+    days = forms.IntegerField(label=_("days away"), min_value=1, max_value=365, initial=7)
+
+
 class ProfileForm(forms.ModelForm):
     time_zone = forms.ChoiceField(label=_("time zone"), choices=[(z, z) for z in TIME_ZONES])
 

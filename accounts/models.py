@@ -40,6 +40,8 @@ class User(AbstractUser):
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
     banned = models.BooleanField(_("banned"), default=False)
     games_abandoned = models.PositiveIntegerField(default=0)  # seats lost to a timeout or a moderator
+    # Away from every game by email until then (the profile page, accounts.vacation): their clocks wait.
+    vacation_until = models.DateTimeField(_("away from all games by email until"), null=True, blank=True)
 
     @property
     def is_moderator(self) -> bool:

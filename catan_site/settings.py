@@ -107,17 +107,24 @@ REDIS_URL = env("REDIS_URL", default="")
 
 _celery = celery_config(os.environ)
 CELERY_BROKER_URL = _celery["broker_url"]
-CELERY_RESULT_BACKEND = _celery["result_backend"]
+# Nothing reads a task's return value: no result backend (none stored in Redis, no connection for them).
+CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = _celery["task_always_eager"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # The visibility timeout is how long a task taken by a worker that died stays invisible before another worker
 # gets it: it must exceed the longest task (a hard bot thinks at most 2 s; an email waits EMAIL_TIMEOUT), and
 # the bot sweep re-queues a lost bot turn long before it anyway.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "visibility_timeout": 300}
+# `max_retries` 0: a publish with the broker down fails at once (kombu otherwise sleeps about 2 s reconnecting
+# inside the request); the worker's own connection retries as `broker_connection_max_retries` says.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "visibility_timeout": 300,
+    "max_retries": 0,
+}
 # One publish attempt per task: a broker outage must not hold a request (the sweeps re-queue what was lost).
 CELERY_TASK_PUBLISH_RETRY = False
-# Nothing reads a task's return value: none is stored in Redis.
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TIMEZONE = "UTC"
@@ -153,9 +160,12 @@ RATE_LIMITS_HOURLY = {
     "reports": env.int("RATE_LIMIT_REPORTS_PER_HOUR", default=10),
     "games": env.int("RATE_LIMIT_GAMES_PER_HOUR", default=20),
 }
-# Per game creator and minute: hard-bot decisions (each thinks up to BOT_HARD_SECONDS). Past it, that player's
-# hard bots play as medium ones for the rest of the minute, so one player's games cannot take every bot worker.
-BUDGETS = {"hard_bot": env.int("HARD_BOT_DECISIONS_PER_USER_MINUTE", default=40)}
+# The bot workers (docker/compose.yml: the `bots` service's concurrency, from the same variable) give
+# BOT_WORKERS x 60 s of thinking a minute. One game creator's bots may think BOT_USER_SHARE of it (by default
+# 2 x 60 s x 0.25 = 30 s a minute, twenty full hard decisions); past it, their hard bots play as medium ones (no
+# search, ~1 ms) for the rest of the minute: they still move, and everyone else's bots keep their thinking time.
+BOT_WORKERS = env.int("BOT_WORKERS", default=2)
+BOT_USER_SHARE = env.float("BOT_USER_SHARE", default=0.25)
 # Bots play on a queue of their own, served by workers of their own (docker/compose.yml: `bots`, bounded
 # concurrency): however many bot turns are queued, emails and clocks never wait behind them.
 BOT_QUEUE = env("BOT_QUEUE", default="bots")

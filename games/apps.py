@@ -16,3 +16,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         connection_created.connect(_json_loads_as_text, dispatch_uid="games.json_loads_as_text")
+        # Imported once the models are ready (not at module level, where they are not yet): this connects the
+        # receivers games keeps for accounts' signals (an account-wide vacation re-times every game's clock) in
+        # every process, whether or not it has imported the services yet.
+        from .services import seats  # noqa: F401

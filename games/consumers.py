@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from typing import Any
 from urllib.parse import parse_qs
@@ -17,6 +18,7 @@ from .errors import GameError
 from .frames import everyone_group, frame_key, user_group
 from .models import Game
 
+logger = logging.getLogger(__name__)
 
 def _submit_collecting(**kwargs: Any) -> tuple[services.MoveResult, list[outbox.Message]]:
     """`services.move_submit`, holding its messages for the consumer to send from the event loop."""
@@ -112,6 +114,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.send_json(await self._state_frame())
+        if self.seat is None:
+            await self._watch_audit()
         self.present = self.seat is not None
         if self.present:
             await database_sync_to_async(presence.joined)(self.game_id, self.user.pk)
@@ -141,7 +145,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if not _depth_ok(content, self.MAX_DEPTH):
             await self._error("malformed", _("Messages are small JSON objects."))
             return
-        await self.receive_json(content)
+        try:
+            await self.receive_json(content)
+        except Exception:
+            # A fault nobody foresaw (the database or the cache going away mid-message): the player gets an
+            # error frame and keeps the socket; the details go to the log, never to the client.
+            logger.exception("game %s: socket message %r failed", self.game_id, content.get("type"))
+            await self._error("server_error", _("Something went wrong on our side; please try again."))
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content["type"]
@@ -248,6 +258,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         except GameError:
             return False
         return seat.index if seat is not None else None
+
+    @database_sync_to_async
+    def _watch_audit(self) -> None:
+        """A moderator watching a private game they do not play in: audited once per visit (the session's)."""
+        session = self.scope.get("session")
+        if services.moderation.watch_audit(viewer=self.user, game_id=self.game_id, session=session):
+            session.save()
 
     @database_sync_to_async
     def _seq(self) -> int | None:

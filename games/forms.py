@@ -91,7 +91,11 @@ class GameCreateForm(forms.Form):
             "clock": data["clock"],
             "move_seconds": (data.get("move_hours") or 24) * 3600 if asynchronous else None,
             "turn_seconds": None if asynchronous else data.get("turn_seconds"),
-            "timeout_policy": data["timeout_policy"],
+            # A live game with no turn clock times out only a player who left (the disconnect grace): a bot plays
+            # for them, whatever the hidden policy field still held.
+            "timeout_policy": data["timeout_policy"]
+            if asynchronous or data.get("turn_seconds")
+            else TimeoutPolicy.BOT,
         }
 
 

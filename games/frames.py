@@ -15,6 +15,7 @@ from typing import Any
 
 import rules
 
+from .clocks import away_until
 from .fields import json_dumps
 
 
@@ -37,7 +38,7 @@ def update_message(
     state: rules.State, seat: int | None, seq: int, events: list[dict[str, Any]], extra: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The frame one seat (or spectators, None) receives after a move: the view without the board's layout, and
-    the game's clock (`extra`: its deadline and turn length)."""
+    the game's clock (`extra`: its deadline and turn length; in an email game, `seat_clocks`)."""
     return {
         "type": "update",
         "seq": seq,
@@ -54,6 +55,17 @@ def update_frames(
     """Every seat's update frame and the spectators', encoded once."""
     seats: list[int | None] = [*range(state.players), None]
     return {frame_key(seat): json_dumps(update_message(state, seat, seq, events, extra)) for seat in seats}
+
+
+def seat_clock(seat: Any, active: bool) -> dict[str, Any]:
+    """A seat's public clock facts in an email game: its deadline (while the game runs) and the end of its
+    vacation (this game's or the account's, `clocks.away_until`), in ISO form or None. State frames carry them
+    in `seats`, update frames in `seat_clocks`."""
+    return {
+        "index": seat.index,
+        "deadline": seat.deadline.isoformat() if active and seat.deadline else None,
+        "vacation_until": back.isoformat() if (back := away_until(seat)) else None,
+    }
 
 
 def seat_map(user_by_seat: dict[int, int | None]) -> dict[str, int]:

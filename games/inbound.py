@@ -13,6 +13,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 
 from .errors import GameError
 from .services.email_actions import decide_from_email
@@ -73,6 +74,13 @@ def answer(code: str, word: str) -> str:
     return "played"
 
 
+def _answer_in_thread(code: str, word: str) -> str:
+    try:
+        return answer(code, word)
+    finally:
+        connection.close()  # this worker thread's own: replies are few, an idle connection would only linger
+
+
 class InboundHandler:
     """aiosmtpd hooks: refuse mail for any other address, answer each reply once."""
 
@@ -86,6 +94,6 @@ class InboundHandler:
         message = email.message_from_bytes(envelope.content, policy=default_policy)
         word = first_word(message)
         for address in envelope.rcpt_tos:
-            outcome = await sync_to_async(answer, thread_sensitive=False)(code_of(address), word)
+            outcome = await sync_to_async(_answer_in_thread, thread_sensitive=False)(code_of(address), word)
             logger.info("reply to %s: %r -> %s", address, word, outcome)
         return "250 OK"

@@ -107,11 +107,17 @@ class Seat(models.Model):
     # Play by email: vacation pauses the seat's clock, up to a limit per game.
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_used_seconds = models.PositiveIntegerField(default=0)
+    # The end of the account-wide vacation (User.vacation_until) its person ended early in this game alone ("I am
+    # back" here): that vacation no longer holds this seat's clock; a new or longer one does.
+    account_vacation_waived = models.DateTimeField(null=True, blank=True)
     # Play by email, a time bank per seat (as Board Game Arena's turn-based clocks): each time the seat is asked
     # to decide, the game's time per move is added, up to BANK_CAP_MOVES of them; the time it takes is spent.
     bank_seconds = models.PositiveIntegerField(null=True, blank=True)
     due_since = models.DateTimeField(null=True, blank=True)  # since when this seat has owed a decision
     deadline = models.DateTimeField(null=True, blank=True)  # when its decision times out
+    # The turn (games.clocks.turn_number) whose time per move the bank last received: once per turn, however
+    # often the seat is asked again in it (after its trade offer is answered, after the discards of a 7).
+    credited_turn = models.PositiveIntegerField(null=True, blank=True)
     # Standing orders the server applies at once when the decision comes (see games.standing_orders).
     standing_orders = models.JSONField(default=dict, blank=True)
     # The person a moderator's replacement or a suspension took this seat from: the bot keeps it for them and

@@ -3,6 +3,7 @@ person's own record of warnings and sanctions."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import wraps
 from itertools import groupby
 from typing import Any
@@ -33,8 +34,6 @@ from .services import moderation
 
 REPORTS_PER_PAGE = 20
 AUDIT_PER_PAGE = 50
-# A moderator's look at a game's hidden information is audited once per visit: again after this long.
-VISIT_SECONDS = 3600
 REASON_TEMPLATES = [
     gettext_lazy("Insults or harassment in chat"),
     gettext_lazy("Spam or advertising"),
@@ -80,7 +79,12 @@ def _common(request, *, seen: bool = False) -> dict[str, Any]:
     new = open_reports.filter(pk__gt=since).count() if since is not None else open_reports.count()
     if seen:
         request.session[SEEN_KEY] = Report.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    return {"reason_templates": REASON_TEMPLATES, "open_count": open_reports.count(), "new_count": new}
+    return {
+        "reason_templates": REASON_TEMPLATES,
+        "open_count": open_reports.count(),
+        "new_count": new,
+        "now": timezone.now(),  # a suspension whose end has passed is not shown as running
+    }
 
 
 @moderator_only
@@ -204,12 +208,7 @@ def _game_action(request, game_id: int) -> None:
 
 def _audit_visit(request, game_id: int) -> bool:
     """True the first time in a visit (per session, per game, per hour) this moderator looks."""
-    key = f"mod-visit-{game_id}"
-    now = timezone.now().timestamp()
-    if now - request.session.get(key, 0) < VISIT_SECONDS:
-        return False
-    request.session[key] = now
-    return True
+    return moderation.first_look(request.session, f"mod-visit-{game_id}")
 
 
 CARD_NAMES = {
@@ -218,6 +217,41 @@ CARD_NAMES = {
     "year_of_plenty": gettext_lazy("Year of Plenty"),
     "monopoly": gettext_lazy("Monopoly"),
     "victory_point": gettext_lazy("Victory Point"),
+}
+
+
+MOVE_LABELS = {
+    "build_settlement": gettext_lazy("Settlement built"),
+    "build_road": gettext_lazy("Road built"),
+    "build_ship": gettext_lazy("Ship built"),
+    "move_ship": gettext_lazy("Ship moved"),
+    "move_pirate": gettext_lazy("Pirate moved"),
+    "move_token": gettext_lazy("Token moved"),
+    "build_city": gettext_lazy("City built"),
+    "buy_development": gettext_lazy("Development card bought"),
+    "roll": gettext_lazy("Dice rolled"),
+    "move_robber": gettext_lazy("Robber moved"),
+    "end_turn": gettext_lazy("Turn ended"),
+    "play_knight": gettext_lazy("Knight played"),
+    "play_road_building": gettext_lazy("Road Building played"),
+    "play_year_of_plenty": gettext_lazy("Year of Plenty played"),
+    "play_monopoly": gettext_lazy("Monopoly played"),
+    "trade_bank": gettext_lazy("Trade with the bank"),
+    "offer_trade": gettext_lazy("Trade offered"),
+    "counter_trade": gettext_lazy("Counter-offer"),
+    "accept_trade": gettext_lazy("Trade accepted"),
+    "reject_trade": gettext_lazy("Trade rejected"),
+    "cancel_trade": gettext_lazy("Trade cancelled"),
+    "confirm_trade": gettext_lazy("Trade confirmed"),
+    "discard": gettext_lazy("Cards discarded"),
+    "choose_gold": gettext_lazy("Gold chosen"),
+}
+# Who made a move, when not the player: shown beside it in the replay.
+CAUSE_LABELS = {
+    "bot": gettext_lazy("by a bot"),
+    "standing_order": gettext_lazy("standing order"),
+    "timeout": gettext_lazy("time ran out"),
+    "moderator": gettext_lazy("by a moderator"),
 }
 
 
@@ -240,7 +274,13 @@ def _replay_context(item: Game, position: dict[str, Any]) -> dict[str, Any]:
         for i, hand in enumerate(position["hands"])
     ]
     log = [
-        {**m, "name": names.get(m["seat"], m["seat"]), "kind": m["action"].get("type", "")} for m in position["moves"]
+        {
+            **m,
+            "name": names.get(m["seat"], m["seat"]),
+            "kind": MOVE_LABELS.get(m["action"].get("type", ""), m["action"].get("type", "")),
+            "cause_label": CAUSE_LABELS.get(m["cause"], m["cause"]) if m["cause"] != "player" else "",
+        }
+        for m in position["moves"]
     ]
     return {
         "board": mark_safe(board_svg(view["board"], view.get("pieces"))),  # noqa: S308 (our own SVG, no user text)
@@ -268,8 +308,26 @@ def game(request, game_id: int):
         except GameError as error:
             messages.error(request, error.message)
     context["chat"] = ChatMessage.objects.filter(game=item).select_related("user").order_by("pk")
-    context["offers"] = SeatOffer.objects.filter(seat__game=item).select_related("user", "seat")
+    context["offers"] = _offers_with_state(item)
     return render(request, "moderation/game.html", context)
+
+
+def _offers_with_state(item: Game) -> list[SeatOffer]:
+    """The game's seat offers, each with its real state: accepted, open, replaced (a newer offer for the seat
+    closed it) or expired."""
+    offers = list(SeatOffer.objects.filter(seat__game=item).select_related("user", "seat").order_by("pk"))
+    now = timezone.now()
+    for offer in offers:
+        newer = next((o for o in offers if o.seat_id == offer.seat_id and o.pk > offer.pk), None)
+        if offer.accepted_at is not None:
+            offer.state = "accepted"
+        elif offer.expires_at is None or offer.expires_at > now:
+            offer.state = "open"
+        elif newer is not None and offer.expires_at <= newer.created_at + timedelta(seconds=1):
+            offer.state = "replaced"
+        else:
+            offer.state = "expired"
+    return offers
 
 
 @moderator_only
@@ -312,6 +370,8 @@ AUDIT_DETAIL_LABELS = {
     "report": gettext_lazy("report"),
     "message": gettext_lazy("message"),
     "offers": gettext_lazy("seats offered back"),
+    "lobbies": gettext_lazy("waiting games left"),
+    "duplicate_of": gettext_lazy("closed with report"),
 }
 
 
@@ -324,6 +384,7 @@ AUDIT_ACTION_LABELS = {
     "seat_offered": gettext_lazy("Seat offered"),
     "seat_offer_accepted": gettext_lazy("Seat offer accepted"),
     "position_viewed": gettext_lazy("Hidden information viewed"),
+    "game_watched": gettext_lazy("Board watched"),
     "user_warned": gettext_lazy("Warned"),
     "user_suspended": gettext_lazy("Suspended"),
     "user_banned": gettext_lazy("Banned"),
@@ -369,6 +430,7 @@ def audit_log(request):
 def _record(request, target):
     context = {
         "target": target,
+        "now": timezone.now(),
         "sanctions": Sanction.objects.filter(user=target),
         "appeal": moderation.appeal_address(),
         "outcomes": Report.objects.filter(reporter=target).exclude(outcome="").select_related("reported_user"),

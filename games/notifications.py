@@ -42,7 +42,7 @@ DECISION_KINDS = {
     Notification.Kind.REMINDER,
 }
 
-# Sent at once even to digest readers: a digest a day later would come after the clock ran out.
+# Sent at once, even to digest readers and in quiet hours: later would be after the clock ran out.
 IMMEDIATE_KINDS = {Notification.Kind.REMINDER, Notification.Kind.TIMEOUT}
 
 VERB_LABELS = {
@@ -87,6 +87,14 @@ def quiet_until(user, moment: datetime) -> datetime:
     return release.astimezone(zoneinfo.ZoneInfo("UTC"))
 
 
+def send_after(user, kind: str | None, moment: datetime) -> datetime:
+    """When a row may go: reminders and timeout notices at once (held by quiet hours, a reminder would come after
+    the deadline it warns of), the rest after the reader's quiet hours."""
+    if kind in IMMEDIATE_KINDS:
+        return moment
+    return quiet_until(user, moment)
+
+
 def create_for_move(
     game: Game,
     state: rules.State,
@@ -113,13 +121,20 @@ def create_for_move(
             # (turn number, current player) before the move: a new pair is a new turn (set-up turns included).
             new_turn = previous_turn != (state.turn, state.current)
             targets = [s for s in targets if (new_turn if s == state.current else s not in previous_to_move)]
+    if mover is not None and state.phase != "game_over":
+        targets = [index for index in targets if seats[index].user.pk != mover.pk]
+    return _create_rows(game, state, seq, seats, targets, kind)
+
+
+def _create_rows(
+    game: Game, state: rules.State, seq: int, seats: dict, targets: list[int], kind: str | None
+) -> list[int]:
+    """A row per target seat's user (unless they want no mail), each replacing their unsent one; the ids due now."""
     moment = clock.now()
     ids = []
     for index in targets:
         user = seats[index].user
-        if user.notify == user.Notify.NONE or not user.email:
-            continue
-        if mover is not None and user.pk == mover.pk and state.phase != "game_over":
+        if user.notify == user.Notify.NONE or not user.email or not user.is_active:  # inactive: suspended, banned
             continue
         notification, created = Notification.objects.get_or_create(
             game=game,
@@ -128,7 +143,7 @@ def create_for_move(
             kind=kind or decision_kind(state, index),
             defaults={
                 "created_at": moment,
-                "send_after": quiet_until(user, moment),
+                "send_after": send_after(user, kind, moment),
                 "digest": user.notify == user.Notify.DIGEST and (kind or "") not in IMMEDIATE_KINDS,
             },
         )
@@ -142,10 +157,28 @@ def create_for_move(
     return ids
 
 
+def create_after_email_decision(game_id: int, user) -> None:
+    """A decision made from an email (a link, a reply) leaves its player away from the board: when it leaves them
+    still to act (a roll, and now the rest of the turn), the next email tells them so, with its own links. Call
+    after the move committed; locks the game only for the row's write."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.ACTIVE).first()
+        if game is None or game.clock != Game.Clock.ASYNC or not game.state:
+            return
+        seat = game.seats.select_related("user").filter(user=user).first()
+        state = rules.load(game.state)
+        if seat is None or seat.index not in rules.to_move(state):
+            return
+        ids = _create_rows(game, state, game.seq, {seat.index: seat}, [seat.index], None)
+        outbox.notifications_due_after_commit(ids)
+
+
 def create_single(game: Game, user, kind: str) -> None:
     """One row for one user (a timeout notice, the start, chat), queued after commit. Chat waits in one row per
     player and game until sent."""
     if user is None or game.clock != Game.Clock.ASYNC or user.notify == user.Notify.NONE or not user.email:
+        return
+    if not user.is_active:  # a suspended or banned account cannot act on a game email
         return
     if kind == Notification.Kind.CHAT and Notification.objects.filter(
         game=game, user=user, kind=kind, sent_at__isnull=True, dropped_at__isnull=True
@@ -159,7 +192,7 @@ def create_single(game: Game, user, kind: str) -> None:
         kind=kind,
         defaults={
             "created_at": moment,
-            "send_after": quiet_until(user, moment),
+            "send_after": send_after(user, kind, moment),
             "digest": user.notify == user.Notify.DIGEST and kind not in IMMEDIATE_KINDS,
         },
     )
@@ -170,6 +203,21 @@ def create_single(game: Game, user, kind: str) -> None:
 def unsubscribe_headers(user) -> dict[str, str]:
     """RFC 2369 and RFC 8058: mail clients offer an unsubscribe button that POSTs to the link in one click."""
     return {"List-Unsubscribe": f"<{unsubscribe_url(user)}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+
+
+def _decision(view: dict, kind: str, names: dict[int, str]) -> str:
+    if kind == Notification.Kind.TURN and view.get("current") == view["viewer"] and view["phase"] == "main":
+        if view.get("dice"):  # rolled from an email: the rest of the turn is theirs
+            return str(_("You rolled %(n)s: now build or end your turn.") % {"n": sum(view["dice"])})
+    return decision(view, kind, names)
+
+
+def seat_deadline(seat, state: rules.State) -> datetime | None:
+    """The reader's own deadline (each seat has its own: discards, trade replies), or None when that seat owes
+    nothing now (a "game started" mail to someone who moves later, a timeout already played out)."""
+    if seat is None or state.phase == "game_over" or seat.index not in rules.to_move(state):
+        return None
+    return seat.deadline
 
 
 def render(notification: Notification) -> EmailMultiAlternatives:
@@ -198,13 +246,13 @@ def render(notification: Notification) -> EmailMultiAlternatives:
             "user": user,
             "game": game,
             "kind": notification.get_kind_display(),
-            "decision": decision(view, notification.kind, names),
+            "decision": _decision(view, notification.kind, names),
             "timed_out": timed_out_lines,
             "chat": chat,
             "lines": since_last_turn(game, index) if index is not None else [],
             "link": login_url(user, game.pk),
             "unsubscribe": unsubscribe_url(user),
-            "deadline": game.deadline,
+            "deadline": seat_deadline(seat, state),
             "time_zone": user.time_zone or "UTC",
             "site": settings.SITE_URL,
         }
@@ -327,8 +375,12 @@ def send_digests(every_hour: bool = False) -> int:
     )
     users = {}
     for notification in pending.select_related("user", "game"):
-        if every_hour or digest_due(notification.user, moment):
-            users.setdefault(notification.user, []).append(notification)
+        if not (every_hour or digest_due(notification.user, moment)):
+            continue
+        if not still_pending(notification):  # decided since (on the page, by a timeout): not worth listing
+            Notification.objects.filter(pk=notification.pk).update(dropped_at=moment)
+            continue
+        users.setdefault(notification.user, []).append(notification)
     sent = 0
     for user, rows in users.items():
         games = sorted({n.game for n in rows}, key=lambda g: g.pk)

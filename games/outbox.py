@@ -34,7 +34,7 @@ from django.utils import timezone
 
 import rules
 
-from .frames import chat_payload, everyone_group, seat_map, update_frames, user_group
+from .frames import chat_payload, everyone_group, seat_clock, seat_map, update_frames, user_group
 from .models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -207,12 +207,25 @@ def move_committed(
     turn, the emails their tasks, and a live turn clock its timeout."""
 
     def after_commit() -> None:
-        clock_facts = {"deadline": deadline.isoformat() if deadline else None, "turn_seconds": turn_seconds}
+        clock_facts: dict[str, Any] = {
+            "deadline": deadline.isoformat() if deadline else None,
+            "turn_seconds": turn_seconds,
+        }
+        if not live:
+            # An email game: each seat's deadline and vacation, so that open pages show whose clock runs now.
+            active = state.winner is None
+            seats = (
+                Seat.objects.filter(game_id=game_id)
+                .select_related("user")
+                .only("index", "deadline", "vacation_until", "account_vacation_waived", "user__vacation_until")
+            )
+            clock_facts["seat_clocks"] = [seat_clock(seat, active) for seat in seats.order_by("index")]
         frames = update_frames(state, seq, events, clock_facts)
         message = {"type": "game.frames", "seq": seq, "frames": frames, "seats": seat_map(user_by_seat)}
         _send_all([(everyone_group(game_id), message)])
         if bot_due:
-            enqueue(BOT_TASK, (game_id,), countdown=bot_delay(live))
+            # With the seq it was queued at: a later move's own bot turn supersedes this one (one pace).
+            enqueue(BOT_TASK, (game_id, seq), countdown=bot_delay(live))
         if live and deadline is not None:
             _timeout_task(game_id, seq, deadline)
         notifications_due(notification_ids)
@@ -248,7 +261,7 @@ def seats_changed(game_id: int) -> None:
     now gets its turn."""
 
     def after_commit() -> None:
-        game = Game.objects.filter(pk=game_id).only("status", "clock", "state").first()
+        game = Game.objects.filter(pk=game_id).only("status", "clock", "state", "seq").first()
         if game is None:
             return
         seats = list(Seat.objects.filter(game_id=game_id).values_list("index", "user_id", "bot"))
@@ -257,7 +270,7 @@ def seats_changed(game_id: int) -> None:
         if game.status == Game.Status.ACTIVE and game.state:
             bots = {index for index, _user, bot in seats if bot}
             if bots & set(rules.to_move(rules.load(game.state))):
-                enqueue(BOT_TASK, (game_id,), countdown=bot_delay(game.clock == Game.Clock.LIVE))
+                enqueue(BOT_TASK, (game_id, game.seq), countdown=bot_delay(game.clock == Game.Clock.LIVE))
 
     transaction.on_commit(after_commit)
 

@@ -31,3 +31,24 @@ def left(game_id: int, user_id: int) -> int:
         return max(0, cache.decr(_key(game_id, user_id)))
     except ValueError:  # never counted (or expired): nobody known to be here
         return 0
+
+
+def here(game_id: int, user_id: int | None) -> bool:
+    """Whether the player has a socket open on this game (a cache that is down answers "here")."""
+    if user_id is None:
+        return False
+    try:
+        return bool(cache.get(_key(game_id, user_id), 0))
+    except Exception:  # the cache is down: err on the side of "still here", as the counts do
+        return True
+
+
+def gone(game_id: int, user_id: int | None) -> bool:
+    """Whether the player had a socket open on this game and has closed them all (never counted: someone who
+    plays without the board, over the API, is not "gone"; a cache that is down answers no)."""
+    if user_id is None:
+        return False
+    try:
+        return cache.get(_key(game_id, user_id)) == 0
+    except Exception:
+        return False

@@ -1,10 +1,12 @@
-"""Per-user rate limits on moves and chat, counted in the shared cache (Redis in production), so every
-server process enforces the same budget."""
+"""Per-user rate limits on moves and chat, and the budget of bot thinking per game creator, counted in the shared
+cache (Redis in production), so every server process and worker enforces the same budget."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import redis
@@ -36,14 +38,32 @@ def check(user, kind: str) -> None:
         raise GameError("rate_limited", message, status=429)
 
 
-def within_budget(user_id: int, kind: str) -> bool:
-    """Count one `kind` use for this user in the current minute; whether it is within BUDGETS (no error: the
-    caller degrades instead of refusing)."""
-    budget = settings.BUDGETS.get(kind)
-    if not budget:
-        return True
-    window = int(time.time() // 60)
-    return _count(f"budget:{kind}:{user_id}:{window}") <= budget
+def bot_allowance() -> float:
+    """Seconds one game creator's bots may think a minute: their share of the bot workers' time."""
+    return settings.BOT_WORKERS * 60 * settings.BOT_USER_SHARE
+
+
+@contextmanager
+def bot_thinking(user_id: int | None, *, hard: bool) -> Iterator[bool]:
+    """Count one bot decision's thinking on its game creator's budget for the minute (`bot_allowance`), and say
+    whether a hard bot may search. A hard decision first takes BOT_HARD_SECONDS from the budget, exactly between
+    processes (added, then given back if over); when they do not fit, it must decide as a medium bot (no search,
+    ~1 ms): it still moves, and other players' bots keep their share. Afterwards the time really spent is
+    counted, at every level. No creator: no budget. With the cache down it fails open (the bot searches)."""
+    if user_id is None:
+        yield hard
+        return
+    window = f"budget:bot_ms:{user_id}:{int(time.time() // 60)}"
+    reserved = round(settings.BOT_HARD_SECONDS * 1000) if hard else 0
+    search = hard and _count(window, amount=reserved) <= round(bot_allowance() * 1000)
+    if hard and not search:
+        _count(window, amount=-reserved)
+        reserved = 0
+    start = time.perf_counter()
+    try:
+        yield search
+    finally:
+        _count(window, amount=round((time.perf_counter() - start) * 1000) - reserved)
 
 
 _shared: dict[str, Any] = {}
@@ -65,14 +85,14 @@ def _cache() -> Any:
     return _shared["cache"]
 
 
-def _count(key: str, lifetime: int = 120) -> int:
-    """Add one to a counter that lives two minutes; on Redis in a single round trip. With Redis down the limit
-    fails open (0, logged): moves must go on."""
+def _count(key: str, lifetime: int = 120, amount: int = 1) -> int:
+    """Add `amount` (one) to a counter that lives two minutes; on Redis in a single round trip. With Redis down the
+    limit fails open (0, logged): moves must go on."""
     cache = _cache()
     if isinstance(cache, RedisCache):
         full = cache.make_and_validate_key(key)
         pipe = _shared["redis"].pipeline(transaction=False)
-        pipe.incr(full)
+        pipe.incrby(full, amount)
         pipe.expire(full, lifetime)
         try:
             return int(pipe.execute()[0])
@@ -81,7 +101,7 @@ def _count(key: str, lifetime: int = 120) -> int:
             return 0
     cache.add(key, 0, timeout=lifetime)
     try:
-        return cache.incr(key)
+        return cache.incr(key, amount)
     except ValueError:  # the key expired between add and incr
-        cache.set(key, 1, timeout=lifetime)
-        return 1
+        cache.set(key, amount, timeout=lifetime)
+        return amount

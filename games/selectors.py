@@ -12,6 +12,7 @@ import rules
 from . import clock
 from .access import seat_of
 from .fairness import seed_revealed
+from .frames import seat_clock
 from .models import Game, Move, Seat
 
 
@@ -76,8 +77,7 @@ def game_view(game: Game, user) -> dict[str, Any]:
                 "index": s.index,
                 "user": s.user.label if s.user else None,
                 "bot": s.bot or None,
-                "vacation_until": s.vacation_until.isoformat() if s.vacation_until else None,
-                "deadline": s.deadline.isoformat() if s.deadline and game.status == Game.Status.ACTIVE else None,
+                **seat_clock(s, game.status == Game.Status.ACTIVE),
             }
             for s in game.seats.all()
         ],

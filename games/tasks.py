@@ -9,9 +9,10 @@ from .services import moderation
 
 
 @shared_task(name="games.bot_play")
-def bot_play(game_id: int) -> bool:
-    """One bot move; the move's own commit queues the next bot turn if a bot must act again."""
-    return services.bot_play_once(game_id)
+def bot_play(game_id: int, seq: int | None = None) -> bool:
+    """One bot move, unless the game moved on since `seq`; the move's own commit queues the next bot turn if a
+    bot must act again."""
+    return services.bot_play_once(game_id, seq)
 
 
 @shared_task(name="games.bots_sweep")

@@ -72,6 +72,8 @@ def game_page(request, game_id: int):
         game, seat = access.game_for_viewer(game_id=game_id, user=request.user, invite=invite)
     except GameError:
         return render(request, "games/not_found.html", status=404)
+    if seat is None:
+        services.moderation.watch_audit(viewer=request.user, game_id=game.pk, session=request.session)
     context = {"game": game, "seat": seat, "invite": invite, "scenario_name": SCENARIO_NAMES.get(game.scenario)}
     if game.status == Game.Status.WAITING:
         context["invite_url"] = request.build_absolute_uri(f"/games/{game.pk}/?invite={game.invite_token}")

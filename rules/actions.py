@@ -67,7 +67,13 @@ ONE_CARD_DISCARDS = {id(action): r for r, action in enumerate(DISCARD_ONE)}
 
 def apply(state: State, seat: int, action: Any) -> list[Event]:
     """Carry out `action` for `seat`. Raises IllegalAction, leaving the state untouched, if it is not legal."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if type(action) is not dict and not isinstance(action, dict):
+        raise IllegalAction("malformed", "An action is an object with a string 'type'.")
+    try:
+        kind = action["type"]
+    except KeyError:
+        kind = None
+    if type(kind) is not str and not isinstance(kind, str):
         raise IllegalAction("malformed", "An action is an object with a string 'type'.")
     if type(seat) is not int:
         raise IllegalAction("bad_action", "A seat is a whole number.")
@@ -75,11 +81,14 @@ def apply(state: State, seat: int, action: Any) -> list[Event]:
         raise IllegalAction("bad_seat", "No such seat.")
     if state.phase == GAME_OVER:
         raise IllegalAction("game_over", "The game is over.")
-    kind = action["type"]
     if kind in FREE_FORM:
         events = _apply_free_form(state, seat, kind, action)
     else:
-        legal = cached_legal_actions(state, seat)
+        cache = state._legal_cache
+        if cache is not None and cache[1] == seat and cache[0] == state.version:
+            legal = cache[2]
+        else:
+            legal = cached_legal_actions(state, seat)
         # Bots hand back the very dict they were given: list.index finds it by identity first, in C.
         try:
             canonical = legal[legal.index(action)]
@@ -314,56 +323,74 @@ def _roll(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
 
 def _produce(state: State, number: int, events: list[Event]) -> dict[str, dict[str, int]]:
     """Pay every building next to a hex with this number, under the bank-shortage rule of §4."""
-    owed: dict[int, dict[int, int]] = {}  # resource -> seat -> count
-    gold: dict[int, int] = {}
-    income, terrain, robber = _hex_income(state), state.terrain, state.robber
-    for h in state.derived.hexes_by_number[number]:
-        earners = income.get(h)
-        if earners is None or h == robber:
-            continue
-        resource = terrain[h]
-        if resource == GOLD:
-            claims = gold
-        else:
-            claims = owed.get(resource)
-            if claims is None:
-                claims = owed[resource] = {}
-        for seat, count in earners:
-            claims[seat] = claims.get(seat, 0) + count
+    hexes = state.derived.hexes_by_number[number]
+    robber = state.robber
+    plan = _production_plan(state, number, robber if robber in hexes else -1)
     gains: dict[str, dict[str, int]] = {}
-    if not owed and not gold:
-        return gains
-    bank, hands = state.bank, state.hands
-    for r in sorted(owed):
-        claims = owed[r]
-        if len(claims) > 1 and sum(claims.values()) > bank[r]:
-            continue
-        name = RESOURCES[r]
-        for s in sorted(claims):
-            got = min(claims[s], bank[r])
-            if got:
-                bank[r] -= got
-                hands[s][r] += got
-                gains.setdefault(str(s), {})[name] = got
+    owed, gold = plan
+    if owed:
+        bank, hands = state.bank, state.hands
+        for r, name, claims, total in owed:
+            have = bank[r]
+            if total > have and len(claims) > 1:
+                continue  # not enough for everyone: nobody gets any
+            for s, key, count in claims:
+                got = count if count <= have else have
+                if got:
+                    have -= got
+                    hands[s][r] += got
+                    mine = gains.get(key)
+                    if mine is None:
+                        gains[key] = {name: got}
+                    else:
+                        mine[name] = got
+            bank[r] = have
     if gold:
-        seafarers.owe_gold(state, gold, events)
+        seafarers.owe_gold(state, dict(gold), events)
     return gains
 
 
-def _hex_income(state: State) -> dict[int, list[tuple[int, int]]]:
-    """Hex -> (seat, cards) for each building on it (a city earns two); cached until a building changes."""
+Plan = tuple[list[tuple[int, str, list[tuple[int, str, int]], int]], dict[int, int]]
+
+
+def _production_plan(state: State, number: int, robber: int) -> Plan:
+    """What a roll of `number` earns with the robber on `robber` (-1: on none of its hexes), before the bank's
+    limits: per resource in order, the (seat, gains key, count) claims in seat order and their total; and the
+    gold cards owed per seat. Cached in state.spots[HEX_INCOME] (number -> robber -> plan); placement drops a
+    number's plans when a building next to one of its hexes changes."""
     spots = state.spots
     if spots is None:
         spots = state.spots = {}
-    income = spots.get(placement.HEX_INCOME)
-    if income is None:
-        income = spots[placement.HEX_INCOME] = {}
-        vertex_hexes, city = state.derived.topo.vertex_hexes, state.vertex_city
-        for seat, buildings in enumerate(state.seat_buildings):
-            for v in buildings:
-                for h in vertex_hexes[v]:
-                    income.setdefault(h, []).append((seat, 2 if city[v] else 1))
-    return income
+    plans = spots.get(placement.HEX_INCOME)
+    if plans is None:
+        plans = spots[placement.HEX_INCOME] = {}
+    by_robber = plans.get(number)
+    if by_robber is None:
+        by_robber = plans[number] = {}
+    plan = by_robber.get(robber)
+    if plan is not None:
+        return plan
+    owed: dict[int, dict[int, int]] = {}  # resource -> seat -> count
+    gold: dict[int, int] = {}
+    terrain, owner, city = state.terrain, state.vertex_owner, state.vertex_city
+    hex_vertices = state.derived.topo.hex_vertices
+    for h in state.derived.hexes_by_number[number]:
+        if h == robber:
+            continue
+        resource = terrain[h]
+        claims = gold if resource == GOLD else owed.setdefault(resource, {})
+        # In seat order, so that the gold owed (an event's counts) lists seats as they come.
+        for seat, count in sorted((owner[v], 2 if city[v] else 1) for v in hex_vertices[h] if owner[v] >= 0):
+            claims[seat] = claims.get(seat, 0) + count
+    plan = by_robber[robber] = (
+        [
+            (r, RESOURCES[r], [(s, str(s), owed[r][s]) for s in sorted(owed[r])], sum(owed[r].values()))
+            for r in sorted(owed)
+            if owed[r]
+        ],
+        gold,
+    )
+    return plan
 
 
 def _move_robber(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
@@ -378,7 +405,7 @@ def _move_robber(state: State, seat: int, action: dict[str, Any]) -> list[Event]
 
 def _move_pirate(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     state.pirate = action["hex"]
-    placement.forget_spots(state, keep=(placement.BUILDINGS_BY_HEX, placement.HEX_INCOME))
+    placement.forget_spots(state, keep=placement.BUILDING_ENTRIES)
     events: list[Event] = [{"type": "moved_pirate", "seat": seat, "hex": action["hex"]}]
     if "victim" in action:
         events.extend(_steal(state, seat, action["victim"]))
@@ -420,15 +447,17 @@ def _steal(state: State, thief: int, victim: int) -> list[Event]:
 def _end_turn(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     new = state.development_new[seat]
     cards = state.development[seat]
-    if any(new):
+    if new[0] or new[1] or new[2] or new[3] or new[4]:  # cards bought this turn become playable
         for c in range(5):
             cards[c] += new[c]
             new[c] = 0
     state.development_played = False
-    state.ships_new = []
+    if state.ships_new:
+        state.ships_new = []
     state.ship_moved = False
     state.trade = None
-    state.offers_this_turn = []
+    if state.offers_this_turn:
+        state.offers_this_turn = []
     state.current = (seat + 1) % state.players
     state.turn += 1
     state.dice = None
@@ -620,18 +649,24 @@ def _apply_free_form(state: State, seat: int, kind: str, action: dict[str, Any])
 def _discard(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     if state.phase != DISCARD or not state.discards_owed[seat]:
         raise IllegalAction("not_now", "You have nothing to discard.")
+    hand = state.hands[seat]
     listed = ONE_CARD_DISCARDS.get(id(action))
     if listed is not None and DISCARD_ONE[listed] is action:  # a listed one-card discard: no parsing needed
-        cards = [0] * 5
-        cards[listed] = 1
-    elif set(action) != {"type", "cards"}:
+        if not hand[listed]:
+            raise IllegalAction("cannot_afford", "You do not hold those cards.")
+        hand[listed] -= 1
+        state.bank[listed] += 1
+        owed = state.discards_owed
+        owed[seat] -= 1
+        if not any(owed):
+            state.phase = ROBBER
+        return [{"type": "discarded", "seat": seat, "cards": {RESOURCES[listed]: 1}, "remaining": owed[seat]}]
+    if set(action) != {"type", "cards"}:
         raise IllegalAction("malformed", "A discard is {'type': 'discard', 'cards': {resource: count}}.")
-    else:
-        cards = parse_cards(action["cards"], "cards")
+    cards = parse_cards(action["cards"], "cards")
     count = sum(cards)
     if not count or count > state.discards_owed[seat]:
         raise IllegalAction("bad_discard_count", f"Discard between 1 and {state.discards_owed[seat]} cards.")
-    hand = state.hands[seat]
     if any(have < need for have, need in zip(hand, cards, strict=True)):
         raise IllegalAction("cannot_afford", "You do not hold those cards.")
     for r in range(5):

@@ -7,6 +7,7 @@ edges. Seafarers maps are the same data read from files (rules/maps/), so the en
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import chance
 from .constants import (
@@ -38,17 +39,30 @@ class Board:
     extra: dict = field(default_factory=dict)
 
 
+BASE_COORDINATES = (*ring(0), *ring(1), *ring(2), *ring(3))
+
+
 def base_coordinates() -> list[Coordinate]:
     """The 19 land hexes (centre, inner ring, outer ring) followed by the 18 hexes of the sea frame."""
-    return [*ring(0), *ring(1), *ring(2), *ring(3)]
+    return list(BASE_COORDINATES)
+
+
+def _spiral(corner: int) -> tuple[Coordinate, ...]:
+    outer, inner = ring(2), ring(1)
+    outer = outer[2 * corner :] + outer[: 2 * corner]
+    inner = inner[corner:] + inner[:corner]
+    return (*outer, *inner, (0, 0))
+
+
+SPIRALS = tuple(_spiral(corner) for corner in range(6))
+BASE_INDEX = {h: i for i, h in enumerate(BASE_COORDINATES)}
+# The base board's spirals as hex ids.
+BASE_SPIRALS = tuple(tuple(BASE_INDEX[c] for c in spiral) for spiral in SPIRALS)
 
 
 def spiral_order(corner: int) -> list[Coordinate]:
     """The A→R spiral: the outer ring from one of its six corners, then the inner ring, then the centre."""
-    outer, inner = ring(2), ring(1)
-    outer = outer[2 * corner :] + outer[: 2 * corner]
-    inner = inner[corner:] + inner[:corner]
-    return [*outer, *inner, (0, 0)]
+    return list(SPIRALS[corner])
 
 
 def harbour_edge(hexes: list[Coordinate], sea: Coordinate, land: Coordinate) -> int:
@@ -63,7 +77,12 @@ def harbour_edge(hexes: list[Coordinate], sea: Coordinate, land: Coordinate) -> 
 
 def base_harbour_slots(hexes: list[Coordinate], terrain_is_land: list[bool]) -> list[int]:
     """Nine coast edges on every other hex of the sea frame, each facing the first land hex it touches."""
-    topo = topology_for(tuple(hexes))
+    return list(_base_harbour_slots(tuple(hexes), tuple(terrain_is_land)))
+
+
+@lru_cache(maxsize=16)
+def _base_harbour_slots(hexes: tuple[Coordinate, ...], terrain_is_land: tuple[bool, ...]) -> tuple[int, ...]:
+    topo = topology_for(hexes)
     slots = []
     for position, sea in enumerate(ring(3)):
         if position % 2:
@@ -73,7 +92,7 @@ def base_harbour_slots(hexes: list[Coordinate], terrain_is_land: list[bool]) -> 
             if any(terrain_is_land[h] for h in topo.edge_hexes[e] if h != s):
                 slots.append(e)
                 break
-    return slots
+    return tuple(slots)
 
 
 def tokens_clash(hexes: list[Coordinate], tokens: list[int]) -> bool:
@@ -104,7 +123,6 @@ def deal_tokens_without_clash(
 def variable_base_board(stream: int, random_tokens: bool = False) -> tuple[int, Board]:
     """The default board: shuffled terrain, tokens along the spiral (or shuffled), shuffled harbours."""
     hexes = base_coordinates()
-    index = {h: i for i, h in enumerate(hexes)}
     terrains = list(BASE_TERRAINS)
     stream = chance.shuffle(stream, terrains)
     terrain = terrains + [SEA] * 18
@@ -115,8 +133,7 @@ def variable_base_board(stream: int, random_tokens: bool = False) -> tuple[int, 
         stream, corner = chance.below(stream, 6)
         tokens = [0] * len(hexes)
         laid = iter(SPIRAL_TOKENS)
-        for coordinate in spiral_order(corner):
-            h = index[coordinate]
+        for h in BASE_SPIRALS[corner]:
             if terrain[h] != DESERT:
                 tokens[h] = next(laid)
     kinds = list(BASE_HARBOURS)

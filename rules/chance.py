@@ -37,23 +37,36 @@ DIE_LIMIT = MASK - (MASK % 6)
 
 
 def two_dice(stream: int) -> tuple[int, int, int]:
-    """Two dice, 1 to 6: exactly `below(stream, 6)` twice, inlined because every turn rolls."""
-    first = 0
-    while True:
-        stream = (stream + GOLDEN) & MASK
-        z = ((stream ^ (stream >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        z ^= z >> 31
-        if z < DIE_LIMIT:
-            if first:
-                return stream, first, z % 6 + 1
-            first = z % 6 + 1
+    """Two dice, 1 to 6: exactly `below(stream, 6)` twice, inlined because every turn rolls (straight-line
+    code with the constants written out; a draw the rejection step refuses, about 1 in 6e18, takes the loop)."""
+    s1 = (stream + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((s1 ^ (s1 >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    a = z ^ (z >> 31)
+    s2 = (s1 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((s2 ^ (s2 >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    b = z ^ (z >> 31)
+    if a < DIE_LIMIT and b < DIE_LIMIT:
+        return s2, a % 6 + 1, b % 6 + 1
+    stream, first = below(stream, 6)
+    stream, second = below(stream, 6)
+    return stream, first + 1, second + 1
 
 
 def shuffle(stream: int, items: MutableSequence[T]) -> int:
-    """Fisher-Yates shuffle in place; returns the new stream state."""
+    """Fisher-Yates shuffle in place; returns the new stream state (`below` inlined: every game shuffles)."""
     for i in range(len(items) - 1, 0, -1):
-        stream, j = below(stream, i + 1)
+        n = i + 1
+        limit = MASK - (MASK % n)
+        while True:
+            stream = (stream + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((stream ^ (stream >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
     return stream
 

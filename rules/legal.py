@@ -75,11 +75,20 @@ PLUNDER = tuple(
 )
 
 
-# Per-seat entries of `state.spots` (see State): lists of listed actions, and the harbour rates.
-ROADS, SHIPS, SETTLEMENTS, CITIES, RATES, SHIP_MOVES = range(6)
+# Per-seat entries of `state.spots` (see State and placement): lists of listed actions.
+ROADS, SHIPS, SETTLEMENTS, CITIES, SHIP_MOVES = (
+    placement.ROADS,
+    placement.SHIPS,
+    placement.SETTLEMENTS,
+    placement.CITIES,
+    placement.SHIP_MOVES,
+)
+HARBOUR_RATES = placement.HARBOUR_RATES
 # state.spots[BUILDINGS_BY_HEX]: hex -> seats with a building on it, in seat order (kept while only roads,
 # ships or the pirate move)
 BUILDINGS_BY_HEX = placement.BUILDINGS_BY_HEX
+# state.spots[ROBBER_MOVES]: per seat whether it may be robbed -> the robber's moves to every land hex
+ROBBER_MOVES = placement.ROBBER_MOVES
 
 
 def seat_spots(state: State, seat: int) -> list[Any]:
@@ -89,7 +98,7 @@ def seat_spots(state: State, seat: int) -> list[Any]:
         spots = state.spots = {}
     mine = spots.get(seat)
     if mine is None:
-        mine = spots[seat] = [None, None, None, None, None, None]
+        mine = spots[seat] = [None, None, None, None, None]
     return mine
 
 
@@ -108,11 +117,17 @@ def ship_actions(state: State, seat: int) -> list[Action]:
 
 
 def harbour_rates(state: State, seat: int) -> list[int]:
-    """The seat's best maritime rates (cached with its spots; callers must not modify the list)."""
-    mine = seat_spots(state, seat)
-    if mine[RATES] is None:
-        mine[RATES] = state.harbour_rates(seat)
-    return mine[RATES]
+    """The seat's best maritime rates (cached until a settlement is built; callers must not modify the list)."""
+    spots = state.spots
+    if spots is None:
+        spots = state.spots = {}
+    every = spots.get(HARBOUR_RATES)
+    if every is None:
+        every = spots[HARBOUR_RATES] = [None] * state.players
+    rates = every[seat]
+    if rates is None:
+        rates = every[seat] = state.harbour_rates(seat)
+    return rates
 
 
 def _buildings_by_hex(state: State) -> dict[int, list[int]]:
@@ -190,8 +205,9 @@ def _generate(state: State, seat: int) -> list[Action]:
     if phase == ROLL:
         if seat != state.current:
             return []
-        if state.development_played or not any(state.development[seat]):
-            return [ROLL_ACTION]
+        cards = state.development[seat]
+        if state.development_played or not (cards[0] or cards[1] or cards[2] or cards[3]):
+            return [ROLL_ACTION]  # no card to play (a victory point card is never played)
         return [ROLL_ACTION, *_development_plays(state, seat)]
     if phase == GAME_OVER:
         return []
@@ -338,21 +354,24 @@ def _steal_eligible(state: State, seat: int) -> list[bool]:
 
 
 def _robber_moves(state: State, seat: int) -> list[Action]:
-    actions: list[Action] = []
     eligible = _steal_eligible(state, seat)
-    by_hex = _buildings_by_hex(state)
-    robber = state.robber
-    for h in state.derived.robber_hexes:
-        if h == robber:
-            continue
-        seats = by_hex.get(h)
-        if seats:
-            rob = ROB[h]
-            victims = [rob[s] for s in seats if eligible[s]]
-            if victims:
-                actions.extend(victims)
-                continue
-        actions.append(MOVE_ROBBER[h])
+    if state.options.get("friendly_robber"):
+        every, where = _land_robber_moves(state, eligible)  # points change with any piece: not cached
+    else:
+        spots = state.spots
+        if spots is None:
+            spots = state.spots = {}
+        cache = spots.get(ROBBER_MOVES)
+        if cache is None:
+            cache = spots[ROBBER_MOVES] = {}
+        key = tuple(eligible)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _land_robber_moves(state, eligible)
+        every, where = found
+    # Every land hex but the robber's own.
+    span = where.get(state.robber)
+    actions = every[: span[0]] + every[span[1] :] if span else list(every)
     if state.pirate >= 0:
         steal_one = state.options.get("pirate_steal") == "one"
         for h in seafarers.pirate_hexes(state):
@@ -364,45 +383,70 @@ def _robber_moves(state: State, seat: int) -> list[Action]:
     return actions
 
 
+def _land_robber_moves(state: State, eligible: list[bool]) -> tuple[list[Action], dict[int, tuple[int, int]]]:
+    """The robber's moves to every land hex, and where each hex's moves lie in that list."""
+    actions: list[Action] = []
+    where: dict[int, tuple[int, int]] = {}
+    by_hex = _buildings_by_hex(state)
+    for h in state.derived.robber_hexes:
+        start = len(actions)
+        seats = by_hex.get(h)
+        if seats:
+            rob = ROB[h]
+            actions.extend([rob[s] for s in seats if eligible[s]])
+        if len(actions) == start:
+            actions.append(MOVE_ROBBER[h])
+        where[h] = (start, len(actions))
+    return actions, where
+
+
+assert (ROAD_COST, SHIP_COST, SETTLEMENT_COST, CITY_COST, DEVELOPMENT_COST) == (
+    (1, 1, 0, 0, 0),
+    (1, 0, 1, 0, 0),
+    (1, 1, 1, 1, 0),
+    (0, 0, 0, 2, 3),
+    (0, 0, 1, 1, 1),
+), "_main_actions spells these costs out"
+assert (KNIGHT, ROAD_BUILDING, YEAR_OF_PLENTY, MONOPOLY) == (0, 1, 2, 3), "the playable cards come first"
+
+
 def _main_actions(state: State, seat: int) -> list[Action]:
     hand = state.hands[seat]
     supply = state.supply[seat]
-    mine = seat_spots(state, seat)
+    spots = state.spots
+    mine = spots.get(seat) if spots is not None else None
+    if mine is None:
+        mine = seat_spots(state, seat)
     actions: list[Action] = [END_TURN]
     lumber, brick, wool, grain, ore = hand
-    if lumber >= ROAD_COST[0] and brick >= ROAD_COST[1] and supply["roads"]:
+    # The costs as literals (checked against constants.py at import): this runs on most calls.
+    if lumber and brick and supply["roads"]:
         actions.extend(mine[ROADS] if mine[ROADS] is not None else road_actions(state, seat))
     if state.seafarers:
-        if lumber >= SHIP_COST[0] and wool >= SHIP_COST[2] and supply["ships"]:
+        if lumber and wool and supply["ships"]:
             actions.extend(mine[SHIPS] if mine[SHIPS] is not None else ship_actions(state, seat))
         if not state.ship_moved:
             actions.extend(_ship_moves(state, seat, mine))
-    if (
-        lumber >= SETTLEMENT_COST[0]
-        and brick >= SETTLEMENT_COST[1]
-        and wool >= SETTLEMENT_COST[2]
-        and grain >= SETTLEMENT_COST[3]
-        and supply["settlements"]
-    ):
+    if lumber and brick and wool and grain and supply["settlements"]:
         if mine[SETTLEMENTS] is None:
             mine[SETTLEMENTS] = [BUILD_SETTLEMENT[v] for v in placement.settlement_vertices(state, seat)]
         actions.extend(mine[SETTLEMENTS])
-    if grain >= CITY_COST[3] and ore >= CITY_COST[4] and supply["cities"]:
+    if grain >= 2 and ore >= 3 and supply["cities"]:
         if mine[CITIES] is None:
             mine[CITIES] = [BUILD_CITY[v] for v in placement.city_vertices(state, seat)]
         actions.extend(mine[CITIES])
-    if wool >= DEVELOPMENT_COST[2] and grain >= DEVELOPMENT_COST[3] and ore >= DEVELOPMENT_COST[4] and state.deck:
+    if wool and grain and ore and state.deck:
         actions.append(BUY_DEVELOPMENT)
-    if not state.development_played and any(state.development[seat]):
-        actions.extend(_development_plays(state, seat))
-    rates = None
+    if not state.development_played:
+        cards = state.development[seat]
+        if cards[0] or cards[1] or cards[2] or cards[3]:  # knight, road building, year of plenty, monopoly
+            actions.extend(_development_plays(state, seat))
+    if lumber < 2 and brick < 2 and wool < 2 and grain < 2 and ore < 2:
+        return actions  # no maritime trade: the best rate is 2:1
+    rates = harbour_rates(state, seat)
     bank = state.bank
     stocked = all(bank)
     for give, count in enumerate(hand):
-        if count < 2:
-            continue
-        if rates is None:
-            rates = mine[RATES] if mine[RATES] is not None else harbour_rates(state, seat)
         if count < rates[give]:
             continue
         if stocked:

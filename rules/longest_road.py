@@ -120,10 +120,10 @@ def _joins(state: State, seat: int, edge: int, vertex: int) -> bool:
     if owner != -1 and owner != seat:
         return False
     edge_owner, edge_ship, ship = state.edge_owner, state.edge_ship, state.edge_ship[edge]
-    return any(
-        e != edge and edge_owner[e] == seat and (owner == seat or edge_ship[e] == ship)
-        for e in state.derived.topo.vertex_edges[vertex]
-    )
+    for e in state.derived.topo.vertex_edges[vertex]:
+        if e != edge and edge_owner[e] == seat and (owner == seat or edge_ship[e] == ship):
+            return True
+    return False
 
 
 def award_after_growth(state: State, seat: int, edge: int = -1) -> None:

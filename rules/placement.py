@@ -100,9 +100,19 @@ def setup_road_edges(state: State, vertex: int) -> list[int]:
 
 
 # Entries of state.spots that only buildings change (seat entries change with any piece): hex -> seats with a
-# building there (legal.py), and hex -> what each building there earns (actions.py).
+# building there (legal.py), what the buildings earn on each roll (actions.py: number -> robber -> plan; a new
+# building drops only the numbers around it), and the robber's moves by robbable seats (legal.py).
+# HARBOUR_RATES: per seat, its best maritime rates (None until asked for).
 BUILDINGS_BY_HEX = -1
 HEX_INCOME = -2
+ROBBER_MOVES = -3
+HARBOUR_RATES = -4
+# What survives a road or ship placed or lifted, or the pirate moved; and a settlement becoming a city.
+BUILDING_ENTRIES = (BUILDINGS_BY_HEX, HEX_INCOME, ROBBER_MOVES, HARBOUR_RATES)
+CITY_ENTRIES = (BUILDINGS_BY_HEX, HEX_INCOME, ROBBER_MOVES, HARBOUR_RATES)
+# A seat's entry (state.spots[seat], legal.py): its listed road, ship, settlement and city actions, and its
+# ship moves.
+ROADS, SHIPS, SETTLEMENTS, CITIES, SHIP_MOVES = range(5)
 
 
 def forget_spots(state: State, keep: tuple[int, ...] = ()) -> None:
@@ -113,22 +123,46 @@ def forget_spots(state: State, keep: tuple[int, ...] = ()) -> None:
 
 
 def put_edge_piece(state: State, seat: int, edge: int, ship: bool) -> None:
-    forget_spots(state, keep=(BUILDINGS_BY_HEX, HEX_INCOME))
+    spots = state.spots
+    if spots:
+        # The builder's spots all change. For the others, the edge is taken (nothing else of theirs changes:
+        # another's road or ship blocks neither their network nor their settlement spots).
+        spots.pop(seat, None)
+        for other in range(state.players):
+            mine = spots.get(other)
+            if mine is None:
+                continue
+            for kind in (ROADS, SHIPS):
+                listed = mine[kind]
+                if listed and any(action["edge"] == edge for action in listed):
+                    mine[kind] = [action for action in listed if action["edge"] != edge]
+            mine[SHIP_MOVES] = None
     state.edge_owner[edge] = seat
     state.edge_ship[edge] = ship
     state.seat_edges[seat].append(edge)
     state.supply[seat]["ships" if ship else "roads"] -= 1
 
 
+def _forget_income(state: State, vertex: int) -> None:
+    """Drop the production plans of the numbers on the hexes around a vertex whose building changed."""
+    plans = state.spots.get(HEX_INCOME) if state.spots else None
+    if plans:
+        tokens = state.tokens
+        for h in state.derived.topo.vertex_hexes[vertex]:
+            plans.pop(tokens[h], None)
+
+
 def put_settlement(state: State, seat: int, vertex: int) -> None:
-    forget_spots(state)
+    _forget_income(state, vertex)
+    forget_spots(state, keep=(HEX_INCOME,))
     state.vertex_owner[vertex] = seat
     state.seat_buildings[seat].append(vertex)
     state.supply[seat]["settlements"] -= 1
 
 
 def put_city(state: State, seat: int, vertex: int) -> None:
-    forget_spots(state, keep=(BUILDINGS_BY_HEX,))
+    _forget_income(state, vertex)
+    forget_spots(state, keep=CITY_ENTRIES)
     state.vertex_city[vertex] = True
     state.supply[seat]["cities"] -= 1
     state.supply[seat]["settlements"] += 1

@@ -9,8 +9,10 @@ from .state import GAME_OVER, SETUP_ROAD, SETUP_SETTLEMENT, State
 
 def public_victory_points(state: State, seat: int) -> int:
     """Points everyone can see: buildings, Longest Road, Largest Army."""
-    buildings = state.seat_buildings[seat]
-    points = len(buildings) + sum(map(state.vertex_city.__getitem__, buildings))  # a city counts twice
+    city = state.vertex_city
+    points = 0
+    for v in state.seat_buildings[seat]:
+        points += 2 if city[v] else 1
     if state.longest_road == seat:
         points += 2
     if state.largest_army == seat:
@@ -30,11 +32,23 @@ def victory_points(state: State, seat: int) -> int:
 
 def check_winner(state: State) -> bool:
     """A player wins only during their own turn, with hidden cards counted; True when the game just ended."""
-    if state.phase in (GAME_OVER, SETUP_SETTLEMENT, SETUP_ROAD):
+    phase = state.phase
+    if phase == GAME_OVER or phase == SETUP_SETTLEMENT or phase == SETUP_ROAD:
         return False
     seat = state.current
-    if public_victory_points(state, seat) + hidden_victory_points(state, seat) >= state.vp_target:
-        state.winner = state.current
+    # victory_points(state, seat), inlined: it runs after nearly every turn.
+    city = state.vertex_city
+    points = state.development[seat][VICTORY_POINT] + state.development_new[seat][VICTORY_POINT]
+    for v in state.seat_buildings[seat]:
+        points += 2 if city[v] else 1  # a city counts twice
+    if state.longest_road == seat:
+        points += 2
+    if state.largest_army == seat:
+        points += 2
+    if state.seafarers:
+        points += state.vp_tokens[seat] + trade_line_points(state, seat)
+    if points >= state.vp_target:
+        state.winner = seat
         state.phase = GAME_OVER
         state.trade = None
         return True

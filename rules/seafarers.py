@@ -48,7 +48,7 @@ def ship_destinations(state: State, seat: int, edge: int) -> list[int]:
 
 
 def lift_ship(state: State, seat: int, edge: int) -> None:
-    placement.forget_spots(state, keep=(placement.BUILDINGS_BY_HEX, placement.HEX_INCOME))
+    placement.forget_spots(state, keep=placement.BUILDING_ENTRIES)
     state.edge_owner[edge] = -1
     state.edge_ship[edge] = False
     state.seat_edges[seat].remove(edge)

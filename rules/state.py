@@ -51,28 +51,14 @@ class Derived:
         topo = topology_for(state.hexes)
         self.topo: Topology = topo
         terrain = state.terrain
-        land_hex = self.land_hex = tuple(t in LAND for t in terrain)
-        land = land_hex.__getitem__
-        self.land_vertex = tuple(any(map(land, hs)) for hs in topo.vertex_hexes)
         spec = map_spec(state.scenario)
-        frame = [bool(h.get("frame")) for h in spec["hexes"]] if spec else [False] * len(terrain)
-        # A road needs land on at least one side. A ship needs sea on one side and never land on both, a hex
-        # on each side (never the outer rim), and one of them inside the frame (RULES.md §9).
-        self.road_edge = tuple(any(map(land, hs)) for hs in topo.edge_hexes)
-        ship_edge = []
-        for hs in topo.edge_hexes:
-            if len(hs) != 2:
-                ship_edge.append(False)
-                continue
-            a, b = hs
-            ship_edge.append(
-                (terrain[a] == SEA or terrain[b] == SEA)
-                and not (land_hex[a] and land_hex[b])
-                and not (frame[a] and frame[b])
-            )
-        self.ship_edge = tuple(ship_edge)
-        self.robber_hexes = tuple(h for h, land in enumerate(self.land_hex) if land)
-        self.sea_hexes = tuple(h for h, t in enumerate(terrain) if t == SEA)
+        frame = tuple(bool(h.get("frame")) for h in spec["hexes"]) if spec else (False,) * len(terrain)
+        land_hex = self.land_hex = tuple(t in LAND for t in terrain)
+        sea_hex = tuple(t == SEA for t in terrain)
+        # Every base board (and a map's boards) has the same land, sea and frame: those tables are shared.
+        self.land_vertex, self.road_edge, self.ship_edge = _shape_tables(state.hexes, land_hex, sea_hex, frame)
+        self.robber_hexes = tuple(h for h, land in enumerate(land_hex) if land)
+        self.sea_hexes = tuple(h for h, sea in enumerate(sea_hex) if sea)
         vertex_harbour = [-1] * topo.vertex_count
         for edge, kind in state.harbours:
             for v in topo.edge_vertices[edge]:
@@ -84,14 +70,44 @@ class Derived:
                 by_number[token].append(h)
         self.hexes_by_number = {n: tuple(hs) for n, hs in by_number.items()}
         island = self.island_of_hex = _islands(topo, terrain)
-        no_island = frozenset()
-        self.vertex_islands = tuple(
-            frozenset(island[h] for h in hs if island[h] >= 0) if any(land_hex[h] for h in hs) else no_island
-            for hs in topo.vertex_hexes
-        )
+        self.vertex_islands = _vertex_islands(state.hexes, island, land_hex)
         self.rules: dict[str, Any] = spec.get("rules", {}) if spec else {}
         setup = (spec or {}).get("setup", {}).get("hexes")
         self.setup_hexes = frozenset(topo.hex_index[tuple(h)] for h in setup) if setup else None
+
+
+@lru_cache(maxsize=256)
+def _shape_tables(
+    hexes: tuple, land_hex: tuple[bool, ...], sea_hex: tuple[bool, ...], frame: tuple[bool, ...]
+) -> tuple[tuple[bool, ...], tuple[bool, ...], tuple[bool, ...]]:
+    """Land vertices, road edges and ship edges, which follow from where land, sea and frame lie."""
+    topo = topology_for(hexes)
+    land = land_hex.__getitem__
+    land_vertex = tuple(any(map(land, hs)) for hs in topo.vertex_hexes)
+    # A road needs land on at least one side. A ship needs sea on one side and never land on both, a hex
+    # on each side (never the outer rim), and one of them inside the frame (RULES.md §9).
+    road_edge = tuple(any(map(land, hs)) for hs in topo.edge_hexes)
+    ship_edge = []
+    for hs in topo.edge_hexes:
+        if len(hs) != 2:
+            ship_edge.append(False)
+            continue
+        a, b = hs
+        ship_edge.append(
+            (sea_hex[a] or sea_hex[b]) and not (land_hex[a] and land_hex[b]) and not (frame[a] and frame[b])
+        )
+    return land_vertex, road_edge, tuple(ship_edge)
+
+
+@lru_cache(maxsize=1024)
+def _vertex_islands(hexes: tuple, island: tuple[int, ...], land_hex: tuple[bool, ...]) -> tuple[frozenset[int], ...]:
+    """Per vertex, the islands of the land hexes around it (empty where no land touches it)."""
+    topo = topology_for(hexes)
+    no_island = frozenset()
+    return tuple(
+        frozenset(island[h] for h in hs if island[h] >= 0) if any(land_hex[h] for h in hs) else no_island
+        for hs in topo.vertex_hexes
+    )
 
 
 class BoardKey:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,15 @@ def bots_without_delay(settings):
     """Bots play at once, in the thread that queued them (with a delay, in-process bots play from a timer thread
     so that a person's request never waits for them; tests that check the pace set the delay themselves)."""
     settings.BOT_LIVE_DELAY_SECONDS = 0
+
+
+# Where tests/e2e/base.py keeps its screenshots.
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Name the screenshots the browser tests kept (each viewport, each failure): CI's artifacts."""
+    if ARTIFACTS.is_dir() and any(ARTIFACTS.iterdir()):
+        names = sorted(p.name for p in ARTIFACTS.iterdir())
+        terminalreporter.write_sep("-", f"test artifacts kept in {ARTIFACTS}")
+        terminalreporter.write_line(", ".join(names))

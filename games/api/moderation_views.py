@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import BasePermission
@@ -175,6 +176,7 @@ class ReportQueue(ModerationView):
         reports = Report.objects.filter(status=Report.Status.OPEN).select_related(
             "message", "reported_user", "reporter"
         )
+        now = timezone.now()  # a suspension whose end has passed (not yet lifted by beat) is over
         return Response(
             [
                 {
@@ -185,7 +187,11 @@ class ReportQueue(ModerationView):
                     "reported_user": r.reported_user.username,
                     "reported_user_status": "banned"
                     if r.reported_user.banned
-                    else ("suspended" if r.reported_user.suspended_until else "active"),
+                    else (
+                        "suspended"
+                        if r.reported_user.suspended_until and r.reported_user.suspended_until > now
+                        else "active"
+                    ),
                     "message": r.message_text or (r.message.text if r.message else None),
                     "context": r.context,
                     "seq": r.seq,
@@ -222,7 +228,8 @@ class ReportBulk(ModerationView):
 
 
 class AuditLog(ModerationView):
-    """The audit log, newest first, a page at a time (?page=), filtered by ?action=, ?game=, ?moderator=."""
+    """The audit log, newest first, a page at a time (?page=), filtered by ?action=, ?game=, ?moderator=,
+    ?person= (the person acted on, by username)."""
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
@@ -232,6 +239,8 @@ class AuditLog(ModerationView):
             entries = entries.filter(action=q["action"])
         if q.get("moderator"):
             entries = entries.filter(moderator__username__iexact=q["moderator"])
+        if q.get("person"):
+            entries = entries.filter(target_user__username__iexact=q["person"].replace("\x00", ""))
         if q.get("game", "").isdigit():
             entries = entries.filter(game_id=int(q["game"]))
         page = Paginator(

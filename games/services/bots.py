@@ -23,11 +23,13 @@ from .moves import Cause, move_submit_for_seat
 logger = logging.getLogger(__name__)
 
 
-def bot_play_once(game_id: int) -> bool:
+def bot_play_once(game_id: int, seq: int | None = None) -> bool:
     """Let the first bot that must act make one move. Returns False when no bot had to act (or another move
-    came first)."""
+    came first). `seq` is the game's sequence number when the turn was queued: once the game has moved on, a
+    later move queued its own bot turn, so this one stops at once (two timers would play two chains of bot
+    moves, each unpaced against the other). The sweep passes None."""
     game = Game.objects.filter(pk=game_id).only("status", "state", "seq", "bot_secret", "created_by_id").first()
-    if game is None or game.status != Game.Status.ACTIVE:
+    if game is None or game.status != Game.Status.ACTIVE or (seq is not None and game.seq != seq):
         return False
     state = rules.load(game.state)
     bots = dict(game.seats.exclude(bot="").values_list("index", "bot"))
@@ -35,13 +37,15 @@ def bot_play_once(game_id: int) -> bool:
     if not seats:
         return False
     seat = seats[0]
-    level = bots[seat]
-    if level == Seat.Bot.HARD and game.created_by_id and not ratelimit.within_budget(game.created_by_id, "hard_bot"):
-        level = Seat.Bot.MEDIUM  # over this player's budget: think less, let everyone else's games play
     seed = autoplay.bot_seed(game.bot_secret, game.seq, seat)
     try:
-        # The bot sees only its seat's view (rules.ai); a hard bot thinks at most BOT_HARD_SECONDS.
-        action = autoplay.bot_action(state, seat, level, seed=seed, time_limit=settings.BOT_HARD_SECONDS)
+        level = bots[seat]
+        # Over its creator's share of the bot workers this minute, a hard bot thinks as a medium one (no search):
+        # it still moves, and everyone else's games keep their thinking time.
+        with ratelimit.bot_thinking(game.created_by_id, hard=level == Seat.Bot.HARD) as search:
+            level = Seat.Bot.MEDIUM if level == Seat.Bot.HARD and not search else level
+            # The bot sees only its seat's view (rules.ai); a hard bot thinks at most BOT_HARD_SECONDS.
+            action = autoplay.bot_action(state, seat, level, seed=seed, time_limit=settings.BOT_HARD_SECONDS)
         move_submit_for_seat(game_id=game_id, seat=seat, action=action, cause=Cause.BOT, expected_seq=game.seq)
     except GameError as error:
         if error.code in ("stale", "not_a_player", "not_active"):  # someone moved first, or the seat changed

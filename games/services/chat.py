@@ -13,6 +13,10 @@ from .. import access, notifications, outbox, ratelimit
 from ..errors import GameError
 from ..models import ChatMessage, Move, Mute, Notification, Report, Seat
 from .moderation import report_evidence
+from .moves import storable
+
+# A report's reason: the column's length, and what the page and the socket client send at most.
+MAX_REASON_CHARS = 500
 
 
 def chat_post(*, game_id: int, user: Any, text: Any) -> ChatMessage:
@@ -21,7 +25,7 @@ def chat_post(*, game_id: int, user: Any, text: Any) -> ChatMessage:
         raise GameError("empty_message", _("A message cannot be empty."))
     if len(text) > 500:
         raise GameError("message_too_long", _("A message has at most 500 characters."))
-    if "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+    if not storable(text):
         raise GameError("bad_text", _("This message contains characters that cannot be shown."))
     game, _seat = access.player_seat(game_id=game_id, user=user)
     with transaction.atomic():
@@ -56,6 +60,10 @@ def report_create(
 ) -> Report:
     if not isinstance(reason, str) or not reason.strip():
         raise GameError("reason_required", _("Say what is wrong."))
+    if len(reason) > MAX_REASON_CHARS:
+        raise GameError("reason_too_long", _("A report's reason has at most 500 characters."))
+    if not storable(reason):
+        raise GameError("bad_text", _("This message contains characters that cannot be shown."))
     ratelimit.check(reporter, "reports")
     try:
         game, _seat = access.player_seat(game_id=game_id, user=reporter)
@@ -77,7 +85,7 @@ def report_create(
         context, seq = report_evidence(message)
         evidence = {"message_text": message.text, "context": context, "seq": seq}
     return Report.objects.create(
-        reporter=reporter, game=game, message=message, reported_user=reported, reason=reason.strip()[:500], **evidence
+        reporter=reporter, game=game, message=message, reported_user=reported, reason=reason.strip(), **evidence
     )
 
 

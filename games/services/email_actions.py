@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 import rules
 from rules.constants import RESOURCES
 
-from .. import access
+from .. import access, notifications
 from ..autoplay import offered_verbs, standing_order_action
 from ..errors import GameError
-from ..models import Game, Notification
+from ..models import Game, Move, Notification
 from .moves import MoveResult, move_submit
 
 VERBS = ("accept", "reject", "roll", "end", "discard")
@@ -52,25 +52,47 @@ def notification_for(code: Any) -> Notification:
 
 
 def decide_from_email(*, code: str, verb: Any) -> MoveResult:
-    """Play `verb` for the seat of the email's reader if the game still waits on the decision it was about."""
+    """Play `verb` for the seat of the email's reader if the game still waits on the decision it was about. When
+    that leaves the reader still to act (a roll), the next email says what comes next: they are not on the page."""
     if verb not in VERBS:
         raise GameError("bad_verb", _("Answer with accept, reject, roll, end or discard."))
     notification = notification_for(code)
-    user, seq = notification.user, notification.seq
-    game, held = access.player_seat(game_id=notification.game_id, user=user)
-    seat = held.index
-    if game.seq != seq or game.status != Game.Status.ACTIVE:
-        raise _already_decided()
-    state = rules.load(game.state)
-    if verb not in offered_verbs(state, seat):
-        raise _already_decided()
-    action = _action(state, seat, verb, held.standing_orders or {})
-    try:
-        return move_submit(game_id=game.pk, user=user, action=action, expected_seq=seq)
-    except GameError as error:
-        if error.code == "stale":
-            raise _already_decided() from None
-        raise
+    user = notification.user
+    for _attempt in range(3):
+        game, held = access.player_seat(game_id=notification.game_id, user=user)
+        seat = held.index
+        if game.status != Game.Status.ACTIVE or not _still_asked(notification, game.seq, seat):
+            raise _already_decided()
+        state = rules.load(game.state)
+        if verb not in offered_verbs(state, seat):
+            raise _already_decided()
+        action = _action(state, seat, verb, held.standing_orders or {})
+        try:
+            result = move_submit(game_id=game.pk, user=user, action=action, expected_seq=game.seq)
+        except GameError as error:
+            if error.code == "stale":
+                continue  # someone else answered meanwhile: look again
+            raise
+        notifications.create_after_email_decision(game.pk, user)
+        return result
+    raise _already_decided()
+
+
+# Moves by others that leave a decision asked of several people at once (a trade offer's replies, the discards
+# after a 7) as it was: the reader still owes the same answer to the same question.
+SIDE_ANSWERS = {"accept_trade", "reject_trade", "discard"}
+
+
+def _still_asked(notification: Notification, seq: int, seat: int) -> bool:
+    """Whether the decision the email asked about is still the one the game waits on: nothing moved since it was
+    written, or only others answering the same question (the reader was not mailed again for those)."""
+    if seq == notification.seq:
+        return True
+    since = Move.objects.filter(game_id=notification.game_id, seq__gt=notification.seq)
+    return all(
+        mover != seat and isinstance(action, dict) and action.get("type") in SIDE_ANSWERS
+        for mover, action in since.values_list("seat", "action")
+    )
 
 
 def _already_decided() -> GameError:

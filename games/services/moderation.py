@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core import signing
+from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -18,12 +19,16 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from .. import clock, outbox
+from .. import access, clock, outbox
 from ..errors import GameError
+from ..fairness import seed_revealed
 from ..models import AuditEntry, ChatMessage, Game, Move, Notification, Report, Sanction, Seat, SeatOffer
+from .lobby import seat_leave
 from .seats import seat_hand_to_bot
 
 OFFER_HOURS = 48
+# A moderator's look at a game is audited once per visit: again after this long.
+VISIT_SECONDS = 3600
 OFFER_BACK_DAYS = 7
 RECORD_SALT = "moderation-record"
 RECORD_MAX_AGE = 400 * 86400  # a link in a sanction email works longer than the longest suspension
@@ -162,6 +167,22 @@ def _check_may_sit(user) -> None:
         raise GameError("suspended", _("A suspended or banned account cannot be offered a seat."), status=409)
 
 
+def _mail(user, name: str, context: dict[str, Any]) -> None:
+    """A moderation email in the reader's language and time zone, after commit: the templates
+    moderation/email_<name>_subject.txt and moderation/email_<name>.txt, with `user` and `games` (My games)."""
+    with translation.override(user.language), timezone.override(user.time_zone or "UTC"):
+        context = {"user": user, "games": settings.SITE_URL.rstrip("/") + reverse("my-games"), **context}
+        subject = render_to_string(f"moderation/email_{name}_subject.txt", context).strip()
+        body = render_to_string(f"moderation/email_{name}.txt", context)
+    outbox.mail_after_commit(subject, body, [user.email])
+
+
+def _tell_offer(offer: SeatOffer) -> None:
+    """The person offered a seat learns it by email, in their language, with the game and the deadline; the site
+    tells them once too (`notices_unseen`)."""
+    _mail(offer.user, "offer", {"offer": offer, "seat": offer.seat.index + 1, "game": offer.seat.game})
+
+
 def _new_offer(seat: Seat, user, moderator, expires_at: datetime) -> SeatOffer:
     # One open offer per seat: a newer one replaces the others.
     SeatOffer.objects.filter(seat=seat, accepted_at__isnull=True).update(expires_at=clock.now())
@@ -187,6 +208,7 @@ def seat_offer(*, moderator, game_id: int, seat_index: Any, user, reason: str, h
         _check_may_sit(user)
         offer = _new_offer(seat, user, moderator, clock.now() + timedelta(hours=hours))
         audit(moderator, "seat_offered", reason, game=game, target_user=user, seat=seat.index + 1, hours=hours)
+        _tell_offer(offer)
     return offer
 
 
@@ -205,6 +227,28 @@ def seat_offer_back(*, moderator, game_id: int, seat_index: Any, reason: str) ->
             reason=reason,
             hours=OFFER_BACK_DAYS * 24,
         )
+
+
+def first_look(session: Any, key: str) -> bool:
+    """True the first time in a visit (per session and `key`, once per `VISIT_SECONDS`) a moderator looks: a look
+    is audited once per visit, not per page load. Marks the session; the caller saves it if it is not a request's."""
+    now = timezone.now().timestamp()
+    if now - session.get(key, 0) < VISIT_SECONDS:
+        return False
+    session[key] = now
+    return True
+
+
+def watch_audit(*, viewer: Any, game_id: int, session: Any) -> bool:
+    """A moderator (or staff) who does not play in a private game watches its board: audited once per visit
+    (pages and sockets of one session share it). Call only for a viewer without a seat; True when recorded."""
+    if not access.is_moderator(viewer) or session is None:
+        return False
+    game = Game.objects.filter(pk=game_id, visibility=Game.Visibility.PRIVATE).first()
+    if game is None or not first_look(session, f"mod-watch-{game_id}"):
+        return False
+    audit(viewer, "game_watched", "watching the board", game=game)
+    return True
 
 
 def replay(game: Game, last: int) -> tuple[rules.State, list[dict[str, Any]]]:
@@ -242,13 +286,16 @@ def position(*, moderator, game_id: int, seq: int | None = None, audited: bool =
     if audited:
         audit(moderator, "position_viewed", "moderator review", game=game, seq=last)
     data = rules.dump(state)
+    revealed = seed_revealed(game)
     return {
         "seq": last,
         "hands": data["hands"],
         "development": data["development"],
         "development_new": data["development_new"],
-        "deck": data["deck"],
-        "seed": str(game.seed),  # 64 bits: JavaScript numbers would round it
+        # The seed and the deck order it gave tell a running game's future dice and cards: only once the seed is
+        # revealed by the game's real end.
+        "deck": data["deck"] if revealed else None,
+        "seed": str(game.seed) if revealed else None,  # a string: JavaScript numbers would round 62 bits
         "view": rules.view(state, None),
         "log": [{**m, "at": m["at"].isoformat()} for m in log],
         "moves": log,
@@ -277,37 +324,35 @@ def appeal_address() -> str:
     return settings.MODERATION_APPEAL_EMAIL
 
 
-def _tell(sanction: Sanction) -> None:
-    """The sanctioned person learns it by email, in their language: what, why, until when, how to appeal."""
+def _tell(sanction: Sanction, *, lobbies: int = 0, offers: int = 0) -> None:
+    """The sanctioned person learns it by email, in their language: what, why, until when, how to appeal; the
+    waiting games they were taken out of; after a restore, the seats offered back."""
     user = sanction.user
-    with translation.override(user.language), timezone.override(user.time_zone or "UTC"):
-        context = {"sanction": sanction, "user": user, "link": record_link(user), "appeal": appeal_address()}
-        subject = render_to_string("moderation/email_sanction_subject.txt", context).strip()
-        body = render_to_string("moderation/email_sanction.txt", context)
-    outbox.mail_after_commit(subject, body, [user.email])
+    context = {"sanction": sanction, "link": record_link(user), "appeal": appeal_address()}
+    _mail(user, "sanction", {**context, "lobbies": lobbies, "offers": offers})
 
 
 def _tell_lifted(user, offers: int) -> None:
     """A suspension ran out: the person may log in again and take back the seats a bot kept for them."""
-    if not user.email:
-        return
-    with translation.override(user.language), timezone.override(user.time_zone or "UTC"):
-        context = {
-            "user": user,
-            "offers": offers,
-            "games": settings.SITE_URL.rstrip("/") + reverse("my-games"),
-            "link": record_link(user),
-        }
-        subject = render_to_string("moderation/email_lifted_subject.txt", context).strip()
-        body = render_to_string("moderation/email_lifted.txt", context)
-    outbox.mail_after_commit(subject, body, [user.email])
+    _mail(user, "lifted", {"offers": offers, "link": record_link(user)})
 
 
-def _sanction(moderator, user, kind: str, reason: str, *, note: str = "", ends_at=None, report=None) -> Sanction:
+def _sanction(
+    moderator,
+    user,
+    kind: str,
+    reason: str,
+    *,
+    note: str = "",
+    ends_at=None,
+    report=None,
+    lobbies: int = 0,
+    offers: int = 0,
+) -> Sanction:
     sanction = Sanction.objects.create(
         user=user, kind=kind, reason=reason, note=note[:1000], ends_at=ends_at, moderator=moderator, report=report
     )
-    _tell(sanction)
+    _tell(sanction, lobbies=lobbies, offers=offers)
     return sanction
 
 
@@ -345,6 +390,16 @@ def _hold_seats(user) -> None:
             game.save(update_fields=["deadline"])
 
 
+def _leave_lobbies(user) -> int:
+    """A suspended or banned person cannot play a game that has not started: they leave each waiting game (the
+    seat is free for someone else; a game they created is cancelled, as when its creator leaves). Returns how
+    many; the sanction email says so."""
+    waiting = list(Seat.objects.filter(user=user, game__status=Game.Status.WAITING).values_list("game_id", flat=True))
+    for game_id in waiting:
+        seat_leave(game_id=game_id, user=user)
+    return len(waiting)
+
+
 def _offer_seats_back(user, moderator) -> int:
     """The sanction ended: each seat a bot kept for the person is offered back (for a week)."""
     offers = 0
@@ -372,9 +427,17 @@ def user_restrict(*, moderator, user, reason: str, days: int | None = None, note
             return "unchanged"
         type(user).objects.filter(pk=user.pk).update(is_active=False, banned=days is None, suspended_until=until)
         _hold_seats(user)
+        lobbies = _leave_lobbies(user)
         kind = Sanction.Kind.BAN if days is None else Sanction.Kind.SUSPENSION
-        _sanction(moderator, user, kind, reason, note=note, ends_at=until, report=report)
-        audit(moderator, "user_banned" if days is None else "user_suspended", reason, target_user=user, days=days)
+        _sanction(moderator, user, kind, reason, note=note, ends_at=until, report=report, lobbies=lobbies)
+        audit(
+            moderator,
+            "user_banned" if days is None else "user_suspended",
+            reason,
+            target_user=user,
+            days=days,
+            **({"lobbies": lobbies} if lobbies else {}),
+        )
         outbox.user_restricted(user.pk)
     return "banned" if days is None else "suspended"
 
@@ -385,8 +448,8 @@ def user_lift(*, moderator, user, reason: str, note: str = "") -> None:
     reason = _reason(reason)
     with transaction.atomic():
         type(user).objects.filter(pk=user.pk).update(is_active=True, banned=False, suspended_until=None)
-        _sanction(moderator, user, Sanction.Kind.RESTORE, reason, note=note)
         offers = _offer_seats_back(user, moderator)
+        _sanction(moderator, user, Sanction.Kind.RESTORE, reason, note=note, offers=offers)
         audit(moderator, "user_restored", reason, target_user=user, offers=offers)
 
 
@@ -439,12 +502,7 @@ REPORT_ACTIONS = ("hide", "warn", "suspend", "ban", "dismiss")
 
 
 def _tell_reporter(report: Report) -> None:
-    reporter = report.reporter
-    with translation.override(reporter.language):
-        context = {"report": report, "user": reporter}
-        subject = render_to_string("moderation/email_outcome_subject.txt", context).strip()
-        body = render_to_string("moderation/email_outcome.txt", context)
-    outbox.mail_after_commit(subject, body, [reporter.email])
+    _mail(report.reporter, "outcome", {"report": report})
 
 
 def report_handle(*, moderator, report_id: int, action: str, reason: str, days: int = 7, note: str = "") -> Report:
@@ -461,6 +519,7 @@ def report_handle(*, moderator, report_id: int, action: str, reason: str, days: 
         if report.status != Report.Status.OPEN:
             raise GameError("handled", _("This report was already handled."), status=409)
         target = report.reported_user
+        outcome = action
         if action == "hide":
             if report.message is None:
                 raise GameError("no_message", _("This report is about a player, not a message."), status=409)
@@ -468,7 +527,7 @@ def report_handle(*, moderator, report_id: int, action: str, reason: str, days: 
         elif action == "warn":
             user_warn(moderator=moderator, user=target, reason=reason, note=note, report=report)
         elif action in ("suspend", "ban"):
-            user_restrict(
+            done = user_restrict(
                 moderator=moderator,
                 user=target,
                 reason=reason,
@@ -476,8 +535,10 @@ def report_handle(*, moderator, report_id: int, action: str, reason: str, days: 
                 note=note,
                 report=report,
             )
+            # What really happened: a sanction at least as strong may have been kept (the reporter reads that).
+            outcome = {"banned": "ban", "suspended": "suspend"}.get(done, "kept")
         report.status = Report.Status.DISMISSED if action == "dismiss" else Report.Status.ACTIONED
-        report.outcome = action
+        report.outcome = outcome
         report.handled_by = moderator
         report.handled_at = clock.now()
         report.save(update_fields=["status", "outcome", "handled_by", "handled_at"])
@@ -494,26 +555,34 @@ def reports_handle_many(
     require_moderator(moderator)
     reason = _reason(reason)
     handled = 0
-    sanctioned: set[int] = set()
+    sanctioned: dict[int, Report] = {}  # person -> the report their sanction was applied with
     with transaction.atomic():
         reports = Report.objects.filter(pk__in=report_ids, status=Report.Status.OPEN).order_by("pk")
         for report in reports:
-            person_action = action in ("warn", "suspend", "ban")
-            if person_action and report.reported_user_id in sanctioned:
-                one = "dismiss_duplicate"
-            else:
-                one = action
-            if one == "hide" and report.message_id is None:
+            first = sanctioned.get(report.reported_user_id) if action in ("warn", "suspend", "ban") else None
+            if action == "hide" and report.message_id is None:
                 continue
-            if one == "dismiss_duplicate":
+            if first is not None:
+                # Closed with the sanction already applied: same outcome, and its own audit entry saying so.
                 Report.objects.filter(pk=report.pk).update(
-                    status=Report.Status.ACTIONED, outcome=action, handled_by=moderator, handled_at=clock.now()
+                    status=Report.Status.ACTIONED, outcome=first.outcome, handled_by=moderator, handled_at=clock.now()
                 )
-                report.outcome = action
+                report.outcome = first.outcome
+                audit(
+                    moderator,
+                    f"report_{action}",
+                    reason,
+                    game=report.game,
+                    target_user=report.reported_user,
+                    report=report.pk,
+                    duplicate_of=first.pk,
+                )
                 _tell_reporter(report)
             else:
-                report_handle(moderator=moderator, report_id=report.pk, action=one, reason=reason, days=days, note=note)
-            sanctioned.add(report.reported_user_id)
+                done = report_handle(
+                    moderator=moderator, report_id=report.pk, action=action, reason=reason, days=days, note=note
+                )
+                sanctioned.setdefault(report.reported_user_id, done)
             handled += 1
     return handled
 
@@ -552,4 +621,11 @@ def notices_unseen(user) -> list[str]:
     for report in outcomes.select_related("reported_user"):
         texts.append(render_to_string("moderation/_outcome.txt", {"report": report}).strip())
     outcomes.update(reporter_seen_at=now)
+    offers = SeatOffer.objects.filter(user=user, accepted_at__isnull=True, expires_at__gt=now)
+    for offer in offers.select_related("seat__game"):
+        # Told once per offer: the offer has no "seen" column, so the cache remembers it until the offer expires
+        # (with the cache down, `add` fails open and the notice shows at each visit: harmless).
+        if cache.add(f"seat-offer-told-{offer.pk}", 1, timeout=int((offer.expires_at - now).total_seconds()) + 1):
+            context = {"offer": offer, "seat": offer.seat.index + 1, "game": offer.seat.game}
+            texts.append(render_to_string("moderation/_offer_notice.txt", context).strip())
     return texts

@@ -45,8 +45,9 @@ class MoveResult:
     duplicate: bool = False
 
 
-def _storable(text: str) -> bool:
-    """Whether PostgreSQL can store this text: no NUL, no lone surrogate (JSON may carry both)."""
+def storable(text: str) -> bool:
+    """Whether PostgreSQL can store this text: no NUL, no lone surrogate (JSON may carry both). Every text a client
+    sends that reaches a column goes through this one check (move keys, chat lines, report reasons)."""
     return "\x00" not in text and not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
 
 
@@ -69,7 +70,7 @@ def move_submit(
 ) -> MoveResult:
     """Apply one move for the user's seat. Raises GameError and changes nothing when refused."""
     if idempotency_key is not None and (
-        not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64 or not _storable(idempotency_key)
+        not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64 or not storable(idempotency_key)
     ):
         raise GameError("bad_idempotency_key", _("The idempotency key is a string of 1 to 64 characters."))
     if expected_seq is not None and type(expected_seq) is not int:
@@ -266,7 +267,7 @@ def save_position(
     to_move = rules.to_move(state)
     bot_due = active and any(seats[s].bot for s in to_move if s in seats)
     game.bot_turn_since = timezone.now() if bot_due else None
-    game.deadline = clocks.deadline_for(game, state, seats, previous_to_move)
+    game.deadline = clocks.deadline_for(game, state, seats, previous_to_move, previous_turn)
     rows.save_game(game, fields)
     ids = notifications.create_for_move(
         game,

@@ -10,16 +10,21 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from .. import clock, outbox, standing_orders
+from accounts.vacation import vacation_changed
+
+from .. import clock, clocks, outbox, standing_orders
 from ..errors import GameError
 from ..models import AuditEntry, Game, Seat, SeatOffer
 from .lobby import locked_game
 
 REPLACEMENT_BOT = Seat.Bot.MEDIUM
+CLOCK_FIELDS = ["due_since", "deadline", "bank_seconds"]
 
 
 def seat_hand_to_bot(*, seat: Seat, abandoned: bool = True) -> Any:
@@ -52,6 +57,7 @@ def seat_offer_accept(*, offer_id: int, user: Any) -> Seat:
         # An offer never ejects anyone: only a seat a bot holds, or an empty one, changes hands.
         if seat.user_id is not None or game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
             raise GameError("seat_taken", _("This seat is no longer free."), status=409)
+        undone = seat.held_for_id == user.pk and _undo_abandonment(seat, user)
         seat.user = user
         seat.bot = ""
         seat.held_for = None
@@ -59,17 +65,41 @@ def seat_offer_accept(*, offer_id: int, user: Any) -> Seat:
         offer.accepted_at = clock.now()
         offer.save(update_fields=["accepted_at"])
         if offer.offered_by_id is not None:
+            details: dict[str, Any] = {"seat": seat.index + 1, "offer": offer.pk}
+            if undone:
+                details["abandonment_removed"] = True
             AuditEntry.objects.create(
                 moderator_id=offer.offered_by_id,
                 action="seat_offer_accepted",
                 reason="accepted by the player",
                 game_id=seat.game_id,
                 target_user=user,
-                details={"seat": seat.index + 1, "offer": offer.pk},
+                details=details,
             )
         outbox.seats_changed(seat.game_id)
         outbox.game_changed(seat.game_id)
     return seat
+
+
+def _undo_abandonment(seat: Seat, user: Any) -> bool:
+    """The person takes back a seat kept for them. If a moderator's replacement took it (the last word on this
+    seat and person in the audit log is `seat_replaced`, not an earlier acceptance), the abandonment that
+    replacement charged is removed: an undo leaves no mark. A seat kept during a suspension charged nothing."""
+    last = (
+        AuditEntry.objects.filter(
+            game_id=seat.game_id,
+            target_user=user,
+            action__in=("seat_replaced", "seat_offer_accepted"),
+            details__seat=seat.index + 1,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if last is None or last.action != "seat_replaced":
+        return False
+    users = get_user_model().objects  # `user` may be a request's lazy object, whose type has no manager
+    users.filter(pk=user.pk, games_abandoned__gt=0).update(games_abandoned=F("games_abandoned") - 1)
+    return True
 
 
 def standing_orders_set(*, game_id: int, user: Any, orders: Any) -> dict[str, Any]:
@@ -106,40 +136,60 @@ def vacation_start(*, game_id: int, user: Any, days: Any) -> Seat:
         seat.vacation_until = now + timedelta(days=days)
         seat.vacation_used_seconds += days * 86400
         seat.save(update_fields=["vacation_until", "vacation_used_seconds"])
-        if seat.deadline is not None and seat.due_since is not None:
-            # The clock of a decision already due stops for the vacation: its deadline moves, and the days
-            # away are not charged to the time bank.
-            seat.deadline += timedelta(days=days)
-            seat.due_since += timedelta(days=days)
-            seat.save(update_fields=["deadline", "due_since"])
+        if clocks.retime(seat, now):
+            # The clock of a decision already due stops for the vacation: it keeps the time it had left for
+            # their return, and the days away are not charged to the time bank.
+            seat.save(update_fields=CLOCK_FIELDS)
             _earliest_deadline(game)
         outbox.seats_changed(game.pk)
     return seat
 
 
 def vacation_end(*, game_id: int, user: Any) -> Seat:
-    """Back early: the clock of a decision already due restarts now with the time it had left, and the unused
-    vacation days are given back."""
+    """Back early in this game: the clock of a decision already due restarts now with the time it had left, and
+    the unused vacation days are given back. An account-wide vacation no longer holds this game (the per-game
+    override); it still holds the others."""
     with transaction.atomic():
         game = locked_game(game_id)
-        seat = game.seats.filter(user=user).first()
+        seat = game.seats.select_related("user").filter(user=user).first()
         if seat is None:
             raise GameError("not_a_player", _("You have no seat in this game."), status=403)
         now = clock.now()
-        if seat.vacation_until is None or seat.vacation_until <= now:
+        back = clocks.away_until(seat)
+        if back is None or back <= now:
             raise GameError("not_away", _("You are not on vacation in this game."), status=409)
-        unused = int((seat.vacation_until - now).total_seconds())
-        seat.vacation_used_seconds = max(0, seat.vacation_used_seconds - unused)
+        if seat.vacation_until is not None and seat.vacation_until > now:
+            unused = int((seat.vacation_until - now).total_seconds())
+            seat.vacation_used_seconds = max(0, seat.vacation_used_seconds - unused)
         seat.vacation_until = None
-        fields = ["vacation_until", "vacation_used_seconds"]
-        if seat.deadline is not None and seat.due_since is not None and seat.due_since > now:
-            left = seat.deadline - seat.due_since
-            seat.due_since, seat.deadline = now, now + left
-            fields += ["due_since", "deadline"]
-        seat.save(update_fields=fields)
+        account = seat.user.vacation_until
+        if account is not None and account > now:
+            seat.account_vacation_waived = account
+        clocks.retime(seat, now)
+        seat.save(update_fields=["vacation_until", "vacation_used_seconds", "account_vacation_waived", *CLOCK_FIELDS])
         _earliest_deadline(game)
         outbox.seats_changed(game.pk)
     return seat
+
+
+@receiver(vacation_changed, dispatch_uid="games.account_vacation_changed")
+def account_vacation_changed(sender: Any, user: Any, **kwargs: Any) -> None:
+    """The user's account-wide vacation started, grew or ended (inside the transaction that saved it): in each
+    of their email games a decision already due re-times (waiting for their return, or running again from now
+    with the time it had left), and the table sees their seat's new vacation and deadline. Connected in every
+    process by `GamesConfig.ready`."""
+    now = clock.now()
+    games = Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, game__clock=Game.Clock.ASYNC)
+    for game_id in sorted(games.values_list("game_id", flat=True)):
+        game = locked_game(game_id)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            continue
+        seat.user = user
+        if clocks.retime(seat, now):
+            seat.save(update_fields=CLOCK_FIELDS)
+            _earliest_deadline(game)
+        outbox.seats_changed(game.pk)
 
 
 def _earliest_deadline(game: Game) -> None:

@@ -6,7 +6,9 @@ turn), "replace" hands the seat to a bot for good (`seat_hand_to_bot`, an abando
 move goes through the one road for server moves (`move_submit_for_seat`, cause "timeout").
 
 Play-by-email games are looked at by beat's clock tick; live games with a turn clock by a task the outbox queues
-for just after each deadline (and by the tick too, should that task be lost).
+for just after each deadline (and by the tick too, should that task be lost). Every live game, with a turn clock
+or without, waits only a grace period for a player who owes a decision and closed their last socket
+(`player_left`).
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 import rules
 
-from .. import autoplay, clock, clocks, notifications, outbox
+from .. import autoplay, clock, clocks, notifications, outbox, presence
 from ..errors import GameError
-from ..models import Game, Notification, TimeoutPolicy
+from ..models import Game, Notification, Seat, TimeoutPolicy
 from .moves import Cause, move_submit_for_seat
 from .seats import seat_hand_to_bot
 
@@ -30,7 +33,11 @@ MOST_MOVES_PER_TURN = 40
 
 
 def _play_out(game_id: int, seat: int, policy: str, prefix: list[dict[str, Any]]) -> int:
-    """Play the seat's decisions until it owes none; returns how many moves were made."""
+    """Play the seat's decisions until it owes none; returns how many moves were made.
+
+    When others must decide in between (the discards after a 7 the policy rolled), the seat is asked again later
+    in the same turn: its bank, spent by this timeout, gets no time until the next turn (`clocks._run_banks`
+    credits it once per turn), so its deadline is the moment it is asked and the next tick plays on at once."""
     moves = 0
     while moves < MOST_MOVES_PER_TURN:
         game = Game.objects.only("state", "seq", "bot_secret", "status").get(pk=game_id)
@@ -94,11 +101,21 @@ def tick(game_id: int) -> str:
         if game.clock == Game.Clock.ASYNC:
             # Each person's own deadline (their time bank); all those past it are settled on this tick.
             late = [s for s in due if seats[s].deadline is not None and seats[s].deadline <= now]
+        elif not game.turn_seconds:
+            # No turn clock: only a disconnect grace set this deadline (`player_left`). Those still away are
+            # played for; those back (a reload) keep their decision, with no clock again.
+            if now < game.deadline:
+                return "waiting"
+            late = [s for s in due if not presence.here(game.pk, seats[s].user_id)]
+            if not late:
+                game.deadline = None
+                game.save(update_fields=["deadline"])
+                return "returned"
         else:
             late = due if now >= game.deadline else []
         if late:
             return _time_out(game, seats, late)
-        if any(seats[s].vacation_until and seats[s].vacation_until > now for s in due):
+        if any((back := clocks.away_until(seats[s])) and back > now for s in due):
             return "vacation"
         if game.clock == Game.Clock.ASYNC and clocks.reminder_due(game):
             game.reminded_seq = game.seq
@@ -117,18 +134,19 @@ def turn_timeout(game_id: int, seq: int) -> str:
 
 
 def player_left(*, game_id: int, user_id: int) -> bool:
-    """The last socket of a player closed. In a live game with a turn clock, if they owe a decision, the table
-    waits for them at most LIVE_DISCONNECT_GRACE_SECONDS more (not the rest of their turn): then the timeout
-    policy plays. Returns whether the clock was shortened."""
+    """The last socket of a player closed. In a live game, if they owe a decision, the table waits for them at
+    most LIVE_DISCONNECT_GRACE_SECONDS more (not the rest of their turn, nor forever in a game with no turn
+    clock): then the game's timeout policy plays ("bot" unless the creator chose otherwise). Returns whether
+    the clock was shortened (or, with no turn clock, set)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id, status=Game.Status.ACTIVE).first()
-        if game is None or game.clock != Game.Clock.LIVE or game.deadline is None:
+        if game is None or game.clock != Game.Clock.LIVE:
             return False
         seat = game.seats.filter(user_id=user_id).first()
         if seat is None or seat.index not in rules.to_move(rules.load(game.state)):
             return False
         grace = clock.now() + timedelta(seconds=settings.LIVE_DISCONNECT_GRACE_SECONDS)
-        if game.deadline <= grace:
+        if game.deadline is not None and game.deadline <= grace:
             return False
         game.deadline = grace
         game.save(update_fields=["deadline"])
@@ -136,8 +154,29 @@ def player_left(*, game_id: int, user_id: int) -> bool:
     return True
 
 
+def absent_sweep() -> int:
+    """Live games with no turn clock, waiting on a person who closed every socket on them: each gets the grace
+    again (`player_left`). A departure sets a grace deadline, but any later move of a game with no turn clock
+    clears it (a bot's offer round while the person owes a reply), and the table would then wait for ever."""
+    waiting = Game.objects.filter(
+        Q(turn_seconds__isnull=True) | Q(turn_seconds=0),
+        status=Game.Status.ACTIVE,
+        clock=Game.Clock.LIVE,
+        deadline__isnull=True,
+        bot_turn_since__isnull=True,
+    )
+    graced = 0
+    # `player_left` checks, on the locked game, that the person still owes a decision and sets the grace once.
+    for game_id, user_id in Seat.objects.filter(game__in=waiting, user__isnull=False).values_list("game_id", "user_id"):
+        if presence.gone(game_id, user_id) and player_left(game_id=game_id, user_id=user_id):
+            graced += 1
+    return graced
+
+
 def tick_all() -> dict[str, int]:
     counts: dict[str, int] = {}
+    if absent := absent_sweep():
+        counts["absent"] = absent
     for game_id in Game.objects.filter(status=Game.Status.ACTIVE, deadline__isnull=False).values_list("pk", flat=True):
         result = tick(game_id)
         counts[result] = counts.get(result, 0) + 1

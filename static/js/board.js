@@ -173,6 +173,9 @@ function drawDefs(svg, prefix) {
 
 // ---- the board ---------------------------------------------------------------------------------------------
 
+// The smallest radius, in screen pixels, of a legal set-up or settlement spot.
+const MIN_SPOT_PX = 7;
+
 export function renderBoard(svg, view, options = {}) {
   const {
     legal = [], onAction = () => {}, seatColors = SEAT_COLORS, chooseVictim = null, chooseBuild = null, onSelect = null,
@@ -198,6 +201,13 @@ export function renderBoard(svg, view, options = {}) {
   svg.style.setProperty("--board-units", box.split(" ")[2]);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   svg.setAttribute("role", "group");
+  // Screen pixels per board unit: a set-up spot (6 units) on a wide map fitted to a phone's width was ~6 px
+  // across, too small to tap. Legal spots keep a minimum size on screen; the page renders again on zoom.
+  const [, , unitsWide, unitsHigh] = box.split(" ").map(Number);
+  const shown = svg.getBoundingClientRect();
+  const unitPx = Math.min(shown.width / unitsWide, shown.height / unitsHigh);
+  ctx.spotScale = unitPx > 0 ? Math.min(4, Math.max(1, MIN_SPOT_PX / (6 * unitPx))) : 1;
+  svg.dataset.spotScale = ctx.spotScale.toFixed(2);
   drawDefs(svg, prefix);
 
   const layer = (name) => el("g", { class: `layer-${name}` }, svg);
@@ -482,8 +492,9 @@ function vertexSpot(layer, action, ctx, label) {
   const city = action.type === "build_city";
   const g = spot(layer, city ? "vertex-spot city-spot" : "vertex-spot", { "data-action": JSON.stringify(action) }, label,
     () => ctx.onAction(action));
-  el("circle", { cx: x, cy: y, r: 16, class: "hit" }, g);
-  el("circle", { cx: x, cy: y, r: city ? 15 : 6, class: "mark" }, g);
+  const scale = ctx.spotScale || 1;
+  el("circle", { cx: x, cy: y, r: 16 * Math.min(scale, 1.6), class: "hit" }, g);
+  el("circle", { cx: x, cy: y, r: city ? 15 : 6 * scale, class: "mark" }, g);
 }
 
 function edgeSpot(layer, edgeId, kind, attrs, label, fire, ctx) {

@@ -277,6 +277,7 @@ function handle(frame) {
       app.seedCommitment = frame.seed_commitment ?? null;
       takeClock(frame);
       render();
+      if (app.chat.size) renderChat(); // the seats (whose lines are ours) may have changed
       if (app.view && app.view.phase === "game_over") setConnection("ended");
       if (app.loggedSeq < app.seq) fetchLog();
       break;
@@ -300,6 +301,7 @@ function handle(frame) {
       app.view = frame.view;
       app.legal = frame.legal || [];
       app.recent = recentPieces(frame.events || []);
+      takeSeatClocks(frame.seat_clocks);
       takeClock(frame);
       logMove(frame.seq, frame.events || []);
       showCaption(frame.seq, frame.events || []);
@@ -352,6 +354,14 @@ function recentPieces(events) {
 }
 
 // ---- the live turn clock ------------------------------------------------------------------------------------
+
+// Email games' update frames carry each seat's deadline and vacation: the seat badges follow them.
+function takeSeatClocks(clocks) {
+  for (const c of clocks || []) {
+    const seat = app.seats.find((x) => x.index === c.index);
+    if (seat) Object.assign(seat, { deadline: c.deadline, vacation_until: c.vacation_until });
+  }
+}
 
 // State and update frames carry the turn's deadline (ISO time, or null) and the game's time per turn.
 function takeClock(frame) {
@@ -1211,7 +1221,9 @@ function appendMove(seq, events) {
   const lines = [];
   // The first move is the starting player's first settlement.
   if (seq === 1 && events.length && typeof events[0].seat === "number") {
-    lines.push({ event: events[0], line: { parts: tParts("ev_starts", { who: seatName(events[0].seat) }), cls: "turn" } });
+    // Its own line type: the first event may be a timeout, whose line must stay the one saying so.
+    const started = { type: "game_started", seat: events[0].seat };
+    lines.push({ event: started, line: { parts: tParts("ev_starts", { who: seatName(started.seat) }), cls: "turn" } });
   }
   for (const event of events) {
     if (event.type === "stole" && private_.has(`${event.seat}:${event.victim}`)) continue;
@@ -1399,6 +1411,13 @@ function describe(e) {
       return line("ev_moved_token", { n: e.token });
     case "island_bonus":
       return line("ev_island_bonus", { n: e.points });
+    case "timeout": {
+      // The policy played for a person whose clock ran out (or who left): tell everyone, and them above all.
+      const policy = ["bot", "skip", "replace"].includes(e.policy) ? e.policy : "bot";
+      return line(e.seat === app.yourSeat ? `ev_timeout_you_${policy}` : `ev_timeout_${policy}`, {}, { cls: "timeout" });
+    }
+    case "seat_replaced":
+      return line(e.seat === app.yourSeat ? "ev_seat_replaced_you" : "ev_seat_replaced", {}, { cls: "timeout" });
     default: {
       const key = `ev_${e.type}`;
       const text = t(key, { who });
@@ -1441,7 +1460,9 @@ function renderChat() {
     item.append(node("strong", { text: message.user || t("someone") }));
     // textContent, never innerHTML: chat text is whatever a player typed.
     item.append(node("span", { class: message.hidden ? "chat-text muted" : "chat-text", text: message.hidden ? t("chat_hidden") : message.text }));
-    if (app.yourSeat !== null && !message.hidden) item.append(reportButton(message));
+    // No Report button on one's own lines (the server refuses a report of oneself): the author is the name of our seat.
+    const mine = app.seats.some((seat) => seat.index === app.yourSeat && seat.user === message.user);
+    if (app.yourSeat !== null && !message.hidden && !mine) item.append(reportButton(message));
     list.append(item);
   }
   if (stick) list.scrollTop = list.scrollHeight;
@@ -1497,9 +1518,15 @@ function setZoom(step) {
   $("zoom-in").disabled = index === ZOOMS.length - 1;
   $("zoom-out").disabled = index === 0;
   root.dataset.zoom = String(app.zoom);
+  render();  // legal spots keep their minimum size on screen at the new scale (board.js)
 }
 
 function start() {
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(render, 150);  // the board's size on screen sets its legal spots' size
+  });
   $("zoom-in").addEventListener("click", () => setZoom(1));
   $("zoom-out").addEventListener("click", () => setZoom(-1));
   setZoom(0);

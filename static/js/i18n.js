@@ -265,6 +265,14 @@ const STRINGS = {
   ev_island_bonus: gettext("{who} settled a new island: +{n} VP"),
   ev_trade_line: gettext("{who} opened a trade line"),
   ev_trade_line_lost: gettext("{who} lost a trade line"),
+  ev_timeout_bot: gettext("{who}'s time ran out: a bot played for them"),
+  ev_timeout_skip: gettext("{who}'s time ran out: the turn went on without them"),
+  ev_timeout_replace: gettext("{who}'s time ran out"),
+  ev_timeout_you_bot: gettext("Your time ran out: a bot played for you"),
+  ev_timeout_you_skip: gettext("Your time ran out: the turn went on without you"),
+  ev_timeout_you_replace: gettext("Your time ran out"),
+  ev_seat_replaced: gettext("A bot now plays {who}'s seat"),
+  ev_seat_replaced_you: gettext("A bot now plays your seat"),
 };
 
 function template(key, params) {

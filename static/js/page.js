@@ -19,3 +19,27 @@ document.addEventListener("submit", (event) => {
   const form = event.target;
   if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) event.preventDefault();
 });
+
+// The site menu folds away on phones (site.css, under 600 px): a button opens and closes it; Escape closes it and
+// gives the focus back to the button, and so does a click elsewhere. Wider windows show the links as always.
+(function siteMenu() {
+  const header = document.querySelector(".site-header");
+  const toggle = document.getElementById("menu-toggle");
+  if (!header || !toggle) return;
+  const setOpen = (open) => {
+    header.dataset.menu = open ? "open" : "closed";
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  };
+  toggle.hidden = false;
+  setOpen(false);
+  toggle.addEventListener("click", () => setOpen(header.dataset.menu !== "open"));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && header.dataset.menu === "open") {
+      setOpen(false);
+      toggle.focus();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (header.dataset.menu === "open" && !header.contains(event.target)) setOpen(false);
+  });
+})();

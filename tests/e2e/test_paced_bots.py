@@ -1,14 +1,17 @@
 """Bots at a visible pace, as in `make run`: a person's move is answered at once, and each bot move lands at least
-half a second after the one before, marked on the board and captioned as it lands."""
+half a second after the one before, marked on the board and captioned as it lands; also around a trade, when the
+person answers an offer while a bot still owes its reply."""
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from django.test import override_settings
 
 import rules
+from games import services
 from games.models import Game, Move
 from tests.e2e.base import ARTIFACTS, BrowserCase
 
@@ -30,6 +33,7 @@ class PacedBotsTests(BrowserCase):
             page.screenshot(path=str(ARTIFACTS / "bot-move-captioned.png"))
             page.wait_for_timeout(int(PACE * 3000))
             self.check_the_pace(page)
+            self.check_the_pace_around_a_trade(page)
 
     def place_until_a_bot_is_next(self, page) -> int:
         """Place a settlement and a road (twice when this seat is last in the set-up order, which goes back the
@@ -60,5 +64,49 @@ class PacedBotsTests(BrowserCase):
         game = Game.objects.order_by("-pk").first()
         moves = list(Move.objects.filter(game=game, seq__gte=acked[1]).order_by("seq"))
         assert len(moves) >= 3 and moves[0].cause == "player"
+        gaps = [(b.created_at - a.created_at).total_seconds() for a, b in zip(moves, moves[1:], strict=False)]
+        assert all(gap >= PACE for gap in gaps), gaps
+
+    def check_the_pace_around_a_trade(self, page) -> None:
+        """A bot offers a trade to everyone; the person turns it down while the other bots still owe their replies.
+        Each committed move that leaves a bot to act queues a bot turn: the person's answer must not start a second
+        chain of bot moves beside the first (they landed 0.1-0.3 s apart until this person's next turn)."""
+        seat = int(page.get_attribute("#game-root", "data-your-seat"))
+        self.answer_bot_trades_until(page, "#btn-roll:enabled, .legal-spot[data-action*='build_settlement']", 90)
+        if page.locator(".legal-spot[data-action*='build_settlement']").count():  # this seat's second round
+            self.click_spot(page, "build_settlement")
+            page.wait_for_selector(".legal-spot[data-action*='build_road']", timeout=10000)
+            self.click_spot(page, "build_road")
+            self.answer_bot_trades_until(page, "#btn-roll:enabled", 90)
+        # A constructed position: the bot after this seat has rolled and offers one of its cards for another.
+        game = Game.objects.order_by("-pk").first()
+        state = rules.load(game.state)
+        bot = (seat + 1) % game.seat_count
+        state.current, state.phase = bot, "main"
+        game.state = rules.dump(state)
+        game.save(update_fields=["state"])
+        names = ["lumber", "brick", "wool", "grain", "ore"]  # rules.constants.RESOURCES
+        give = next(r for r in range(5) if state.hands[bot][r])
+        offer = {"type": "offer_trade", "give": {names[give]: 1}, "get": {names[(give + 1) % 5]: 1}}
+        # Made from this process, where the suite's autouse fixture set no delay: the site's own pace here too, for
+        # the bot turns this process queues.
+        with override_settings(BOT_LIVE_DELAY_SECONDS=PACE):
+            offered = services.move_submit_for_seat(game_id=game.pk, seat=bot, action=offer, cause="bot").seq
+            # Turned down at once: the bots' replies are still owed (they come one per PACE).
+            page.click("#btn-reject-trade", timeout=10000)
+            # The bots play on until this person must act alone.
+            quiet_since, deadline = time.monotonic(), time.monotonic() + 90
+            while time.monotonic() - quiet_since < PACE * 5 and time.monotonic() < deadline:
+                if rules.to_move(rules.load(Game.objects.get(pk=game.pk).state)) != [seat]:
+                    quiet_since = time.monotonic()
+                if page.locator("#btn-reject-trade").count():
+                    page.locator("#btn-reject-trade").click()
+                page.wait_for_timeout(100)
+        answered = Move.objects.filter(game=game, seq__gt=offered, seat=seat).order_by("seq").first().seq
+        assert Move.objects.filter(game=game, seq__gt=answered, action__type__endswith="_trade").exclude(
+            seat=bot
+        ).exists(), "the person answered after every bot: nothing was tested"
+        moves = list(Move.objects.filter(game=game, seq__gt=offered).exclude(seat=seat).order_by("seq"))
+        assert len(moves) >= 3, moves
         gaps = [(b.created_at - a.created_at).total_seconds() for a, b in zip(moves, moves[1:], strict=False)]
         assert all(gap >= PACE for gap in gaps), gaps

@@ -172,13 +172,20 @@ class TableTests(BrowserCase):
 
     @staticmethod
     def check_new_game_form(page) -> None:
-        """Checkboxes sit beside their labels; the hours per move show only for play by email."""
+        """Checkboxes sit beside their labels; the hours per move show only for play by email; what happens when
+        time runs out only when a clock can run out (not with "No turn clock")."""
         box = page.locator("[data-field=friendly_robber] input").bounding_box()
         label = page.locator("[data-field=friendly_robber] label").bounding_box()
         assert abs((box["y"] + box["height"] / 2) - (label["y"] + label["height"] / 2)) < 8, (box, label)
         assert not page.locator("[data-field=move_hours]").is_visible()
+        policy = page.locator("[data-field=timeout_policy]")
+        assert page.locator("select[name=turn_seconds]").input_value() == "" and not policy.is_visible()
+        page.select_option("select[name=turn_seconds]", "60")
+        assert policy.is_visible()
+        page.select_option("select[name=turn_seconds]", "")
+        assert not policy.is_visible()
         page.select_option("select[name=clock]", "async")
-        assert page.locator("[data-field=move_hours]").is_visible()
+        assert page.locator("[data-field=move_hours]").is_visible() and policy.is_visible()
         page.select_option("select[name=clock]", "live")
 
     @staticmethod
@@ -329,10 +336,16 @@ class TableTests(BrowserCase):
     def test_a_live_turn_clock_runs_out_and_the_policy_plays(self):
         page = self.new_page(*VIEWPORTS[0])
         with self.reporting(page):
-            # A minute is the form's shortest turn; the test's game runs on 4 seconds.
+            def four_seconds_and_the_person_starts() -> None:
+                # A minute is the form's shortest turn; the test's game runs on 4 seconds. The person (seat 0)
+                # starts, so the timed-out move is the game's first: its log line follows "… starts the game".
+                waiting = Game.objects.filter(status=Game.Status.WAITING).latest("pk")
+                waiting.turn_seconds = 4
+                waiting.options = {**waiting.options, "seat_order": "fixed"}
+                waiting.save(update_fields=["turn_seconds", "options"])
+
             self.start_game_against_bots(
-                page, "slowpoke", choices={"turn_seconds": "60"},
-                before_start=lambda: Game.objects.filter(status=Game.Status.WAITING).update(turn_seconds=4),
+                page, "slowpoke", choices={"turn_seconds": "60"}, before_start=four_seconds_and_the_person_starts
             )
             game = Game.objects.order_by("-pk").first()
             self.my_turn(page)
@@ -344,4 +357,45 @@ class TableTests(BrowserCase):
             # Nobody clicks: when the clock runs out the game's policy (a bot) places this seat's settlement.
             page.wait_for_selector(f"#board .settlement[data-seat='{seat}']", timeout=15000)
             assert Move.objects.filter(game=game, seat=seat, cause="timeout").exists()
+            # The log tells this player what was done for them.
+            timed_out = page.locator("#game-log li[data-type=timeout]").first
+            timed_out.wait_for(timeout=10000)
+            assert timed_out.inner_text() == "Your time ran out: a bot played for you", timed_out.inner_text()
+            first = page.locator("#game-log li").first
+            assert "starts the game" in first.inner_text() and first.get_attribute("data-type") == "game_started"
+            assert not page.errors, page.errors
+
+    def test_phone_spots_caption_and_action_bar(self):
+        """At 390x844 on The Great Crossing fitted to the width: legal set-up spots keep a tappable size on screen,
+        a bot's caption sits below the board (not over its top fifth), and the fixed action bar is opaque."""
+        page = self.new_page(390, 844)
+        with self.reporting(page):
+            self.start_game_against_bots(page, "thumbs", choices={"scenario": "great_crossing"})
+            self.my_turn(page)
+            sizes = page.eval_on_selector_all(
+                ".legal-spot.vertex-spot .mark", "marks => marks.map((m) => m.getBoundingClientRect().width)"
+            )
+            assert sizes and min(sizes) >= 13, sizes  # at least 13 px across (was ~6)
+            page.screenshot(path=str(ARTIFACTS / "phone-setup-spots.png"))
+            for _ in range(2):  # the set-up: a settlement, then its road or ship (the choice when both are legal)
+                self.my_turn(page)
+                self.click_spot(page, "build_settlement")
+                page.locator(".legal-spot.edge-spot").first.click(timeout=10000)
+                if page.locator("#choose-road").count():
+                    page.click("#choose-road")
+                page.wait_for_selector(
+                    "#prompt[data-mine=no], .legal-spot[data-action*='build_settlement'], #btn-roll:enabled"
+                )
+            page.wait_for_selector("#caption[data-seat]", timeout=30000)
+            board = page.evaluate("document.getElementById('board-wrap').getBoundingClientRect().bottom")
+            caption = page.evaluate("document.getElementById('caption').getBoundingClientRect().top")
+            assert caption >= board - 1, (caption, board)
+            page.screenshot(path=str(ARTIFACTS / "phone-caption.png"))
+            bar = page.evaluate("getComputedStyle(document.getElementById('actions')).backgroundColor")
+            assert bar.startswith("rgb(") or bar.endswith(", 1)"), bar  # no alpha: nothing shows through
+            faded = page.eval_on_selector_all(
+                "#actions .button:disabled",
+                "buttons => buttons.filter((b) => getComputedStyle(b).opacity !== '1').length",
+            )
+            assert faded == 0
             assert not page.errors, page.errors

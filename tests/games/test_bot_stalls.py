@@ -4,13 +4,7 @@ is the broker; a real Celery worker with its beat runs in a subprocess on the te
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 import redis
@@ -19,38 +13,9 @@ import rules
 from games import services
 from games.models import Game, Move
 from tests.games.helpers import started_game, state_of
-from tests.games.servers import ROOT, free_port, server_env
+from tests.games.private_services import PrivateRedis, Worker, forget_connections
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-class PrivateRedis:
-    """A redis-server of this test's own on a free port, stopped by PID and started again on the same port."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                redis.Redis(port=self.port, socket_connect_timeout=0.5).ping()
-                return
-            except redis.RedisError:
-                time.sleep(0.05)
-        raise AssertionError("private redis did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            self.process = None
 
 
 @pytest.fixture
@@ -62,47 +27,12 @@ def broker(postgres, settings):
     private.start()
     previous = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
     app.conf.update(broker_url=private.url, task_always_eager=False)
-    _forget_connections(app)
+    forget_connections(app)
     settings.BOT_LIVE_DELAY_SECONDS = 0.5
     yield private
     private.stop()
     app.conf.update(previous)
-    _forget_connections(app)
-
-
-def _forget_connections(app) -> None:
-    """Drop the app's pooled connections: the next publish connects to the broker the configuration names."""
-    app._pool = None
-    app.amqp._producer_pool = None
-
-
-class Worker:
-    """`celery worker -B` in a subprocess: the real worker and its beat, on the test database."""
-
-    def __init__(self, broker_url: str) -> None:
-        env = server_env(broker_url)
-        env.update(CELERY_BROKER_URL=broker_url, REDIS_URL=broker_url, BOT_SWEEP_AFTER_SECONDS="3")
-        self.env = env
-        self.schedule = Path(tempfile.mkdtemp(prefix="beat-")) / "schedule"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "catan_site", "worker", "-B", "-s", str(self.schedule)]
-            + ["--pool", "solo", "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip"]
-            + ["--queues", "celery,bots"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-
-    def kill(self) -> None:
-        if self.process is not None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-            self.process = None
+    forget_connections(app)
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
 """Fair dice that are really fair: bots draw from their own secret, never from the dice seed; after the end the
-whole log is published and checks with the engine alone; a failed replay says so instead of an error page."""
+whole log is published and checks with the engine alone (every event of every move, so every chance outcome:
+dice, development cards, steals, fog); a failed replay says so instead of an error page; a malformed log gets a
+clear message and exit code 2, never a traceback."""
 
 from __future__ import annotations
 
@@ -14,6 +16,9 @@ from django.test import Client
 import rules
 from games import autoplay
 from games.models import Game, Move
+from rules.bots import GreedyBot
+from rules.chance import seed_commitment
+from rules.fairlog import verify_log
 from tests.games.helpers import started_game
 from tests.games.test_integrity import finish_game
 
@@ -79,3 +84,137 @@ def test_the_log_is_not_published_before_the_end():
     game, _users = started_game()
     assert Client().get(f"/api/games/{game.pk}/log/").status_code == 409
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def engine_log(seed: int = 20261125, moves: int = 1500) -> dict:
+    """A log as GET /api/games/{id}/log/ publishes it, played by the engine alone (three greedy bots)."""
+    options = {"board": "beginner", "seat_order": "fixed"}
+    state = rules.new_game(scenario="base", players=3, seed=seed, options=options)
+    bot = GreedyBot(seed)
+    played = []
+    for seq in range(1, moves + 1):
+        if state.winner is not None:
+            break
+        seat = rules.to_move(state)[0]
+        action = bot.choose(state, seat, rules.legal_actions(state, seat))
+        events = json.loads(json.dumps(rules.apply(state, seat, action)))  # as stored: JSON
+        played.append({"seq": seq, "seat": seat, "action": action, "events": events})
+    return {
+        "game": 1,
+        "scenario": "base",
+        "players": 3,
+        "options": options,
+        "commitment": seed_commitment(seed),
+        "seed": str(seed),
+        "moves": played,
+    }
+
+
+def run_fairlog(tmp_path: Path, content: str) -> subprocess.CompletedProcess:
+    path = tmp_path / "log.json"
+    path.write_text(content)
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}  # the engine alone: no Django settings
+    return subprocess.run([sys.executable, "-m", "rules.fairlog", str(path)], capture_output=True, text=True, env=env)
+
+
+def tamper(log: dict, kind: str, change) -> int:
+    """Change the first `kind` event of the log in place; the seq of its move."""
+    for move in log["moves"]:
+        for index, event in enumerate(move["events"]):
+            if event["type"] == kind:
+                move["events"][index] = change(dict(event))
+                return move["seq"]
+    raise AssertionError(f"no {kind} event in the log")
+
+
+def other(value: str, among: list[str]) -> str:
+    return next(v for v in among if v != value)
+
+
+def test_an_untouched_log_verifies_event_for_event(tmp_path):
+    log = engine_log()
+    kinds = {event["type"] for move in log["moves"] for event in move["events"]}
+    assert {"rolled", "drew_development", "stolen_card"} <= kinds
+    assert verify_log(log)["ok"]
+    checked = run_fairlog(tmp_path, json.dumps(log))
+    assert checked.returncode == 0 and "verified" in checked.stdout, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(
+    "kind, change",
+    [
+        ("drew_development", lambda e: {**e, "card": other(e["card"], ["knight", "monopoly", "victory_point"])}),
+        ("stolen_card", lambda e: {**e, "resource": other(e["resource"], ["brick", "ore", "wool"])}),
+        ("stole", lambda e: {**e, "victim": (e["victim"] + 1) % 3}),
+        ("produced", lambda e: {**e, "seat": (e.get("seat", 0) + 1) % 3}),
+    ],
+)
+def test_tampering_any_chance_outcome_fails_verification(tmp_path, kind, change):
+    log = engine_log()
+    seq = tamper(log, kind, change)
+    result = verify_log(log)
+    assert not result["ok"] and result["mismatches"][0]["seq"] == seq
+    checked = run_fairlog(tmp_path, json.dumps(log))
+    assert checked.returncode == 1 and "VERIFICATION FAILED" in checked.stdout, checked.stdout + checked.stderr
+
+
+def test_an_event_dropped_or_added_fails_verification():
+    log = engine_log()
+    move = next(m for m in log["moves"] if any(e["type"] == "drew_development" for e in m["events"]))
+    move["events"] = [e for e in move["events"] if e["type"] != "drew_development"]
+    assert not verify_log(log)["ok"]
+    log = engine_log()
+    log["moves"][5]["events"].append({"type": "rolled", "seat": 0, "dice": [6, 6]})
+    assert not verify_log(log)["ok"]
+
+
+def test_the_server_s_own_notes_before_a_move_s_events_are_not_mismatches():
+    """A standing order's or a timeout's move starts with the server's note of why it was made; the rest must
+    replay exactly."""
+    log = engine_log()
+    log["moves"][3]["events"][:0] = [
+        {"type": "timeout", "seat": 1, "policy": "replace"},
+        {"type": "seat_replaced", "seat": 1, "bot": "hard"},
+    ]
+    log["moves"][4]["events"][:0] = [{"type": "standing_order", "seat": 2}]
+    assert verify_log(log)["ok"]
+    log["moves"][6]["events"].append({"type": "standing_order", "seat": 2})  # after the engine's events: not a note
+    assert not verify_log(log)["ok"]
+
+
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "not a game log"),
+        (json.dumps({"seed": "1"}), "missing"),
+        ("MOVES_NOT_OBJECTS", "move 1"),
+        ("MOVE_WITHOUT_ACTION", "move 1"),
+        ("SEED_NOT_A_NUMBER", "seed"),
+        ("EVENTS_NOT_A_LIST", "move 1"),
+    ],
+)
+def test_a_malformed_log_gets_a_clear_message_and_exit_code_2(tmp_path, content, says):
+    log = engine_log(moves=20)
+    if content == "MOVES_NOT_OBJECTS":
+        log["moves"][0] = "roll"
+        content = json.dumps(log)
+    elif content == "MOVE_WITHOUT_ACTION":
+        del log["moves"][0]["action"]
+        content = json.dumps(log)
+    elif content == "SEED_NOT_A_NUMBER":
+        log["seed"] = "abc"
+        content = json.dumps(log)
+    elif content == "EVENTS_NOT_A_LIST":
+        log["moves"][0]["events"] = {"type": "rolled"}
+        content = json.dumps(log)
+    checked = run_fairlog(tmp_path, content)
+    assert checked.returncode == 2, checked.stdout + checked.stderr
+    assert "Traceback" not in checked.stderr and says in checked.stdout + checked.stderr
+
+
+def test_a_missing_file_gets_a_clear_message_and_exit_code_2(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "rules.fairlog", str(tmp_path / "nowhere.json")]
+    checked = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert checked.returncode == 2 and "Traceback" not in checked.stderr and "nowhere.json" in checked.stdout

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from games import services
-from games.models import ChatMessage, Report
+from games.models import ChatMessage, Report, SeatOffer
 from games.services import moderation
 from tests.e2e.base import ARTIFACTS, BrowserCase
 from tests.factories import UserFactory
@@ -96,3 +96,33 @@ class ModerationBrowserTests(BrowserCase):
         page.click("text=Next")
         page.wait_for_url("**page=2")
         assert page.locator(".report-group").count() == 20
+
+    def test_a_moderator_undoes_a_replacement_with_the_seats_own_offer_back_button(self):
+        """Item 5: each kept seat has its own undo form (reason, confirmation), not the offer form whose
+        username field the browser requires."""
+        game, (_alice, bob) = started_game(humans=2, bots=1)
+        moderator = self.moderator()
+        moderation.seat_replace_with_bot(moderator=moderator, game_id=game.pk, user_id=bob.pk, reason="afk")
+        page = self.log_in(moderator)
+        page.goto(f"{self.live_server_url}/moderation/games/{game.pk}/")
+        undo = page.locator("li", has_text=f"kept for {bob.label}").locator("form.offer-back")
+        undo.locator("input[name=reason]").fill("he came back")
+        page.once("dialog", lambda dialog: dialog.accept())
+        undo.locator("button[value=offer_back]").click()
+        page.locator("#offers", has_text=bob.label).wait_for(timeout=10000)
+        offer = SeatOffer.objects.get(user=bob)
+        assert offer.seat.index == 1 and offer.accepted_at is None
+        assert not page.errors
+
+    def test_a_player_sees_no_report_button_on_their_own_chat_lines(self):
+        game, (alice, bob) = started_game(humans=2, bots=1)
+        with_password(alice)
+        services.chat_post(game_id=game.pk, user=alice, text="good luck all")
+        services.chat_post(game_id=game.pk, user=bob, text="you too")
+        player = self.log_in(alice)
+        player.goto(f"{self.live_server_url}/games/{game.pk}/")
+        theirs = player.locator("#chat-log li", has_text="you too")
+        theirs.locator("[data-testid=chat-report]").wait_for(timeout=10000)
+        mine = player.locator("#chat-log li", has_text="good luck all")
+        assert mine.locator("[data-testid=chat-report]").count() == 0
+        assert not player.errors

@@ -3,11 +3,13 @@ with no action, and a moderator watching a private game."""
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 
-from games.models import Report
+from catan_site.asgi import application
+from games.models import AuditEntry, Report
 from games.services import moderation
 from tests.factories import UserFactory
-from tests.games.consumers.test_game_socket import connect, receive_type
+from tests.games.consumers.test_game_socket import connect, receive_type, session_cookie
 from tests.games.helpers import started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,3 +82,25 @@ async def test_a_moderator_watches_a_private_game_without_a_hand(memory_channel_
         await watcher.disconnect()
     with pytest.raises(AssertionError):
         await connect(game.pk, stranger)
+
+
+async def test_a_moderator_watching_a_private_game_over_the_socket_is_audited_once_per_visit(memory_channel_layer):
+    """Item 8: the socket a moderator opens on a private game they do not play in; again in the same session (a
+    reconnect, the page's own socket after the page) is the same visit."""
+    game, (alice, _bob) = await sync_to_async(started_game)(humans=2, bots=1, visibility="private")
+    moderator = await sync_to_async(make_moderator)()
+    cookie = await sync_to_async(session_cookie)(moderator)
+    watched = AuditEntry.objects.filter(action="game_watched", game=game, moderator=moderator)
+    for _ in range(2):
+        communicator = WebsocketCommunicator(
+            application,
+            f"/ws/games/{game.pk}/",
+            headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1"), (b"cookie", cookie)],
+        )
+        connected, _ = await communicator.connect()
+        assert connected and (await communicator.receive_json_from(timeout=5))["type"] == "state"
+        await communicator.disconnect()
+        assert await sync_to_async(watched.count)() == 1
+    player = await connect(game.pk, alice)
+    await player.disconnect()
+    assert await sync_to_async(AuditEntry.objects.filter(action="game_watched").count)() == 1

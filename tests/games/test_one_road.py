@@ -4,6 +4,7 @@ chat, suspensions that lift, a read-only admin, the action size limit, and the c
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import timedelta
 
 import pytest
@@ -18,6 +19,7 @@ from games import autoplay, services
 from games.errors import GameError
 from games.models import ChatMessage, Game, Move, Seat
 from games.services import moderation
+from rules.ai.hard import SETUP_FACTOR
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
 from tests.games.servers import frames_until, open_socket
@@ -162,20 +164,56 @@ def test_reports_and_game_creation_are_limited_and_one_account_cannot_fill_the_l
     assert refused.value.code == "rate_limited"
 
 
-@pytest.mark.django_db
-def test_bots_play_on_a_queue_of_their_own_and_hard_bots_think_within_their_owner_s_budget(settings, monkeypatch):
-    assert app.amqp.router.route({}, "games.bot_play")["queue"].name == settings.BOT_QUEUE == "bots"
-    settings.BUDGETS = {"hard_bot": 1}
-    levels = []
-    original = autoplay.bot_action
-    def spy(state, seat, level, **kwargs):
-        levels.append(level)
-        return original(state, seat, level, **kwargs)
+def _with_a_minute_to_spare(needed: float = 20.0) -> None:
+    """Budgets are counted per clock minute: wait for a fresh one rather than let the window turn mid-test."""
+    left = 60 - time.time() % 60
+    if left < needed:
+        time.sleep(left + 0.05)
 
-    monkeypatch.setattr(autoplay, "bot_action", spy)
-    game, (alice,) = started_game(humans=1, bots=2, bot_level="hard")
+
+@pytest.mark.django_db
+def test_one_player_s_flood_of_hard_bots_thinks_at_medium_while_another_s_hard_bot_thinks_in_full(
+    settings, monkeypatch
+):
+    """A user's hard bots may think a share of the bot workers' time each minute (BOT_WORKERS x 60 s x
+    BOT_USER_SHARE); past it their bots play at medium (no search) but still move, and another user's hard bot
+    still gets its whole BOT_HARD_SECONDS."""
+    assert app.amqp.router.route({}, "games.bot_play")["queue"].name == settings.BOT_QUEUE == "bots"
+    settings.BOT_HARD_SECONDS = 0.05  # set-up decisions think SETUP_FACTOR (6) times longer: 0.3 s
+    settings.BOT_WORKERS = 2
+    settings.BOT_USER_SHARE = 0.01  # 2 workers x 60 s x 0.01: 1.2 s of thinking a minute per user
+    allowance = settings.BOT_WORKERS * 60 * settings.BOT_USER_SHARE
+    decisions = []  # (level, time limit, seconds taken)
+    original = autoplay.bot_action
+
+    def timed(state, seat, level, **kwargs):
+        start = time.perf_counter()
+        action = original(state, seat, level, **kwargs)
+        decisions.append((level, kwargs.get("time_limit"), time.perf_counter() - start))
+        return action
+
+    monkeypatch.setattr(autoplay, "bot_action", timed)
+    flood, (alice,) = started_game(humans=1, bots=3, bot_level="hard")
+    other, (bob,) = started_game(humans=1, bots=2, bot_level="hard")
+    _with_a_minute_to_spare()
+    for _ in range(2):  # Alice's first settlement and road; then her three hard bots place theirs, and again
+        services.move_submit(game_id=flood.pk, user=alice, action=rules.legal_actions(state_of(flood), 0)[0])
+    for _ in range(12):
+        assert services.bot_play_once(flood.pk)  # throttled or not, every bot turn is a move
+    levels = [level for level, _limit, _took in decisions]
+    hard_seconds = sum(took for level, _limit, took in decisions if level == "hard")
+    assert levels[0] == "hard" and levels[-1] == "medium" and len(levels) == 12
+    assert levels == sorted(levels, key=lambda level: level == "medium")  # hard until the budget is spent
+    # A hard decision starts only while BOT_HARD_SECONDS still fit; what it took is counted: past the share by one
+    # decision at most.
+    assert allowance - 0.3 <= hard_seconds <= allowance + 0.3, decisions
+    assert Move.objects.filter(game=flood, cause="bot").count() == 12
+
+    # Bob's hard bot, in the same minute, thinks in full: Alice's flood does not touch his share.
+    decisions.clear()
     for _ in range(2):
-        services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state_of(game), 0)[0])
-    for _ in range(3):
-        services.bot_play_once(game.pk)
-    assert levels[0] == "hard" and set(levels[1:]) == {"medium"}
+        services.move_submit(game_id=other.pk, user=bob, action=rules.legal_actions(state_of(other), 0)[0])
+    assert services.bot_play_once(other.pk)
+    [(level, limit, took)] = decisions
+    assert level == "hard" and limit == settings.BOT_HARD_SECONDS
+    assert took >= 0.9 * settings.BOT_HARD_SECONDS * SETUP_FACTOR  # a set-up decision: its whole search

@@ -87,6 +87,33 @@ def test_no_map_offers_a_ship_off_the_board_at_set_up(key):
         assert not {a["edge"] for a in actions_of(trial, 0, "build_ship")} & off, vertex
 
 
+def test_no_ship_off_the_board_with_road_building_or_a_ship_move():
+    # four_islands_3, seed 1: ships 24 and 39 run from the settlement on 16; edge 23 (between two frame hexes)
+    # touches the line where ship 24 ends.
+    state = rules.position(
+        scenario="four_islands_3",
+        players=3,
+        seed=1,
+        seats=[{"settlements": [16], "ships": [24, 39], "development": {"road_building": 1}}],
+    )
+    off = _off_board_edges(state)
+    assert 23 in off
+    moves = actions_of(state, 0, "move_ship")
+    assert moves and not {a["to"] for a in moves} & off
+    assert_refused(state, 0, {"type": "move_ship", "from": 39, "to": 23}, "illegal_action")
+    rules.apply(state, 0, {"type": "play_road_building"})
+    ships = {a["edge"] for a in actions_of(state, 0, "build_ship")}
+    assert ships and not ships & off
+    assert_refused(state, 0, {"type": "build_ship", "edge": 23}, "illegal_action")
+
+
+@pytest.mark.parametrize("key", map_keys())
+def test_no_map_takes_a_ship_off_the_board(key):
+    players = load_map(key)["players"][0]
+    state = rules.new_game(scenario=key, players=players, seed=3, options={"seat_order": "fixed"})
+    assert not [e for e in _off_board_edges(state) if state.derived.ship_edge[e]]
+
+
 # --- types ----------------------------------------------------------------------------------------------
 
 

@@ -10,7 +10,6 @@ from rules.constants import GOLD, ROAD_BUILDING, SEA
 from rules.geometry import ring
 from rules.seafarers import movable_ships, token_sources
 
-from .positions import main_phase
 from .rule_positions import edit, force_roll, give, hold, settle
 from .seafarers_maps import SMALL_ISLANDS, THIRD, bag_spec, crossing_spec, isles_spec
 
@@ -255,20 +254,33 @@ def test_a_settlement_founded_from_a_ship_line_and_the_island_bonus(isles):
 
 
 def test_the_foreign_island_bonus_is_once_per_island_and_two_for_later_islands(isles):
-    state, vertex = isles
-    state.home_islands[0] = [state.derived.island_of_hex[hx(state, (0, 0))]]
-    state.islands_settled[0] = list(state.home_islands[0])
-    events = []
-    first = hx(state, THIRD[0])
-    second = hx(state, THIRD[12])
-    v1, v1b = topo(state).hex_vertices[first][0], topo(state).hex_vertices[first][3]
-    v2 = topo(state).hex_vertices[second][0]
-    from rules.seafarers import settle_island
+    board, vertex = isles
+    board = without_pirate(board)
+    t = topo(board)
 
+    def lone_corner(island, taken=()):
+        """A coastal corner of a one-hex island touching no other island, two steps from `taken`."""
+        return next(
+            v
+            for v in t.hex_vertices[hx(board, island)]
+            if sum(board.derived.land_hex[h] for h in t.vertex_hexes[v]) == 1
+            and all(v != u and v not in t.vertex_neighbors[u] for u in taken)
+        )
+
+    v1 = lone_corner(THIRD[0])
+    v1b = lone_corner(THIRD[0], taken=[v1])
+    v2 = lone_corner(THIRD[12])
+    lines = [ship_route(board, vertex, {v1}), ship_route(board, v1, {v1b}), ship_route(board, vertex, {v2})]
+    ships = list(dict.fromkeys(e for line in lines for e in edges(board, line)))
+    description = rules.describe(board)
+    description["seats"][0]["ships"] = ships
+    state = rules.position(description)
+    state = give(state, 0, lumber=3, brick=3, wool=3, grain=3)
+    bonuses = []
     for v in (v1, v1b, v2):
-        placement.put_settlement(state, 0, v)
-        settle_island(state, 0, v, False, events)
-    assert [e["points"] for e in events] == [1, 2]  # Four Islands: 1 for the first, 2 for each later one
+        events = rules.apply(state, 0, {"type": "build_settlement", "vertex": v})
+        bonuses.append([e["points"] for e in events if e["type"] == "island_bonus"])
+    assert bonuses == [[1], [], [2]]  # 1 for the first foreign island, none again there, 2 for a later one
     assert state.vp_tokens[0] == 3
 
 
@@ -521,50 +533,72 @@ def test_great_crossing_setup_settlements_on_one_island(sea_maps):
 # --- Greater Catan: the token bag ----------------------------------------------------------------------------
 
 
+def bag_board(sea_maps):
+    """The token-bag map (bag [2, 3], small islands without tokens, no pirate) and the corner shared by the
+    first two small islands."""
+    board = rules.position(scenario=sea_maps(bag_spec()), seed=3, options={"pirate": False})
+    t = topo(board)
+    shared = set(t.hex_vertices[hx(board, THIRD[0])]) & set(t.hex_vertices[hx(board, THIRD[1])])
+    corner = next(v for v in shared if any(board.terrain[h] == SEA for h in t.vertex_hexes[v]))
+    return board, corner
+
+
+def last_ship_short_of(board, start, island):
+    """The ship edges of a route from `start` to a corner of a small island, the last one held back."""
+    line = edges(board, ship_route(board, start, set(topo(board).hex_vertices[hx(board, island)])))
+    return line[:-1], line[-1]
+
+
 def test_greater_catan_bag_then_moving_tokens_under_relaxed_constraints(sea_maps):
-    state = new(sea_maps, bag_spec())
-    main_phase(state)
-    state = without_pirate(state)
-    assert state.supply[0]["cities"] == 8
-    t = topo(state)
-    small = [hx(state, h) for h in SMALL_ISLANDS]
-    assert all(state.tokens[h] == 0 for h in small)
-    # Seat 0 owns a main-island settlement on the 6 (centre) and the 8 (forest).
-    centre = hx(state, (0, 0))
-    state = settle(state, 0, t.hex_vertices[centre][0])
-    events = []
-    for h in small:
-        coast = t.hex_vertices[h][0]
-        e = next(e for e in t.vertex_edges[coast] if state.derived.ship_edge[e] and state.edge_owner[e] == -1)
-        placement.put_edge_piece(state, 0, e, ship=True)
-        rules.seafarers.reach(state, 0, e, events)
-        if state.phase == "place_token":
-            break
+    board, corner = bag_board(sea_maps)
+    assert board.supply[0]["cities"] == 8 and board.token_bag == [2, 3]
+    t = topo(board)
+    assert all(board.tokens[hx(board, h)] == 0 for h in SMALL_ISLANDS)
+    # Seat 0: a settlement on the main island's 6 (the centre) and one on its coast, with two ship lines
+    # each one ship short of small islands: first the two that share `corner`, then a third.
+    coast = coastal_vertex(board, hx(board, ring(1)[0]), hx(board, ring(2)[0]))
+    first = edges(board, ship_route(board, coast, {corner}))
+    second, last = last_ship_short_of(board, coast, THIRD[13])
+    seats = [
+        {
+            "settlements": [t.hex_vertices[hx(board, (0, 0))][0], coast],
+            "ships": list(dict.fromkeys(first[:-1] + second)),
+        }
+    ]
+    state = give(rules.position(rules.describe(board) | {"seats": seats}), 0, lumber=2, wool=2)
+    events = rules.apply(state, 0, {"type": "build_ship", "edge": first[-1]})
     drawn = [ev for ev in events if ev["type"] == "token_drawn"]
     assert sorted(ev["token"] for ev in drawn) == [2, 3] and state.token_bag == []
+    rules.apply(state, 0, {"type": "build_ship", "edge": last})  # the bag is empty: a main token must move
     assert state.phase == "place_token" and state.pending_tokens
     sources = token_sources(state, 0)
     # (a) first: a hex where seat 0 has a building.
-    assert all(any(state.vertex_owner[v] == 0 for v in t.hex_vertices[h]) for h in sources)
-    state.version += 1
-    action = rules.legal_actions(state, 0)[0]
+    assert sources and all(any(state.vertex_owner[v] == 0 for v in t.hex_vertices[h]) for h in sources)
+    assert rules.legal_actions(state, 0) == [{"type": "move_token", "hex": h} for h in sources]
     destination = state.pending_tokens[0]
-    moved = state.tokens[action["hex"]]
-    rules.apply(state, 0, action)
-    assert state.tokens[destination] == moved and state.tokens[action["hex"]] == 0
+    moved = state.tokens[sources[0]]
+    rules.apply(state, 0, {"type": "move_token", "hex": sources[0]})
+    assert state.tokens[destination] == moved and state.tokens[sources[0]] == 0
 
 
 def test_greater_catan_fallback_drops_the_building_constraint_first(sea_maps):
-    state = new(sea_maps, bag_spec())
-    main_phase(state)
-    state.token_bag = []
-    state.pending_tokens = [hx(state, THIRD[12])]
-    state.phase = "place_token"
-    state.version += 1
-    # Seat 0 has no building anywhere: (a) cannot hold, so sources come from (b) and (c).
+    board, corner = bag_board(sea_maps)
+    # Seat 0 lives on the small islands only (no building on the main island, so (a) cannot hold): its first
+    # ship empties the bag on the two islands at `corner`, its second reaches a third island.
+    line, last = last_ship_short_of(board, corner, THIRD[13])
+    first = next(
+        e for e in topo(board).vertex_edges[corner] if board.derived.ship_edge[e] and e not in line
+    )
+    seats = [{"settlements": [corner], "ships": line}]
+    state = give(rules.position(rules.describe(board) | {"seats": seats}), 0, lumber=2, wool=2)
+    rules.apply(state, 0, {"type": "build_ship", "edge": first})
+    assert state.token_bag == []
+    rules.apply(state, 0, {"type": "build_ship", "edge": last})
+    assert state.phase == "place_token"
     sources = token_sources(state, 0)
     main = state.derived.setup_hexes
     assert sources and all(h in main and state.tokens[h] for h in sources)
+    assert rules.legal_actions(state, 0) == [{"type": "move_token", "hex": h} for h in sources]
 
 
 @pytest.mark.parametrize("key", ["new_world_3", "new_world_4"])

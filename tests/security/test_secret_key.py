@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,17 @@ def test_check_deploy_is_clean_with_the_production_settings_of_deploy_md():
     assert production["DEBUG"] == "false" and "CSRF_TRUSTED_ORIGINS" in production
     result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **production)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def makefile_key() -> str:
+    """The key `make run` passes when SECRET_KEY is not set (Makefile: SITE_ENV)."""
+    found = re.search(r'SECRET_KEY="\$\$\{SECRET_KEY:-([^}"]+)\}"', (ROOT / "Makefile").read_text())
+    assert found, "the Makefile passes no default SECRET_KEY"
+    return found.group(1)
+
+
+def test_the_makefile_s_development_key_is_flagged_by_check_deploy_if_it_reaches_production():
+    key = makefile_key()
+    assert key.startswith("django-insecure-")
+    result = run(["manage.py", "check", "--deploy"], DEBUG="false", SECRET_KEY=key)
+    assert "security.W009" in result.stdout + result.stderr, result.stdout + result.stderr

@@ -178,3 +178,23 @@ async def test_a_banned_users_socket_is_closed(game_and_users):
         assert closed["type"] == "websocket.close" and closed["code"] == 4403
     finally:
         await b.disconnect()
+
+
+async def test_a_fault_inside_the_server_gets_an_error_frame_not_a_dropped_socket(game_and_users, monkeypatch):
+    """A failure nobody foresaw (here the database refusing a move) answers the frame with an error and keeps
+    the socket: the player's next message is served."""
+    game, (alice, _bob) = game_and_users
+
+    def broken(**kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(services, "move_submit", broken)
+    a = await connect(game.pk, alice)
+    try:
+        await a.send_json_to({"type": "move", "action": {"type": "roll"}, "seq": 0, "key": "k1"})
+        error = await receive_type(a, "error")
+        assert error["code"] == "server_error" and "the database" not in error["message"]
+        await a.send_json_to({"type": "ping"})
+        assert (await receive_type(a, "pong"))["seq"] == game.seq
+    finally:
+        await a.disconnect()

@@ -4,8 +4,10 @@ policy plays the whole turn, so one idle person never stops the table."""
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 import rules
 from games import frames, outbox, services
@@ -73,4 +75,26 @@ def test_the_deadline_stands_while_the_same_person_goes_on_acting():
     assert Game.objects.get(pk=game.pk).deadline == first_deadline  # her road is still her turn
     services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state_of(game), 0)[0])
     assert Game.objects.get(pk=game.pk).deadline > first_deadline  # Bob's turn: his own clock
+    Game.objects.filter(pk=game.pk).update(turn_seconds=None, deadline=None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_turn_clock_runs_per_turn_through_an_offer_round():
+    """An offer hands the decision to the others for a moment; when they have answered, the player whose turn it
+    is goes on against the clock their turn started with, not a fresh one."""
+    game, (alice, bob) = _live_game(turn_seconds=60)
+    state = state_of(game)
+    state.current, state.phase, state.turn = 0, "main", 1  # a constructed position: alice has rolled
+    state.hands[0][0] += 1
+    started = timezone.now() + timedelta(seconds=40)  # her turn began 20 s ago
+    Game.objects.filter(pk=game.pk).update(state=rules.dump(state), deadline=started)
+    offer = {"type": "offer_trade", "give": {"lumber": 1}, "get": {"ore": 1}, "to": [1]}
+    services.move_submit(game_id=game.pk, user=alice, action=offer)
+    services.move_submit(game_id=game.pk, user=bob, action={"type": "reject_trade"})
+    assert rules.to_move(state_of(game)) == [0]
+    assert Game.objects.get(pk=game.pk).deadline == started
+    services.move_submit(game_id=game.pk, user=alice, action={"type": "cancel_trade"})
+    assert Game.objects.get(pk=game.pk).deadline == started
+    services.move_submit(game_id=game.pk, user=alice, action={"type": "end_turn"})
+    assert Game.objects.get(pk=game.pk).deadline > started  # bob's turn: his own clock
     Game.objects.filter(pk=game.pk).update(turn_seconds=None, deadline=None)

@@ -12,6 +12,7 @@ from aiosmtpd.controller import Controller
 
 from games import services
 from tests.factories import UserFactory
+from tests.games.private_services import PrivateRedis, forget_connections, port_in
 
 
 class Inbox:
@@ -51,17 +52,31 @@ def smtp(settings):
 
 
 @pytest.fixture
-def worker(redis_url):
-    """A real Celery worker (threaded, in this process) consuming from the Redis broker."""
+def private_redis():
+    """A redis-server of this test's own (ports 6390-6399), stopped by PID at the end."""
+    private = PrivateRedis(port_in(range(6390, 6400)))
+    private.start()
+    yield private
+    private.stop()
+
+
+@pytest.fixture
+def worker(private_redis):
+    """A real Celery worker (threaded, in this process) consuming from a private Redis broker: never a queue that
+    another test session's worker takes tasks from."""
     from celery.contrib.testing.worker import start_worker
 
     from catan_site.celery import app
 
-    previous = {k: app.conf[k] for k in ("broker_url", "result_backend", "task_always_eager")}
-    app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+    previous = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
+    app.conf.update(broker_url=private_redis.url, task_always_eager=False)
+    forget_connections(app)
+    app.private_redis = private_redis
     with start_worker(app, perform_ping_check=False, pool="solo", concurrency=1, loglevel="WARNING"):
         yield app
     app.conf.update(previous)
+    forget_connections(app)
+    del app.private_redis
 
 
 class Clock:

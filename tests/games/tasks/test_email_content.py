@@ -122,3 +122,52 @@ def test_reminders_and_timeouts_reach_digest_readers_at_once(smtp, clock):
     clock.advance(minutes=20)
     assert services.tick(game.pk) == "timeout:bot"
     assert not Notification.objects.get(game=game, user=alice, kind="timeout").digest
+
+
+@pytest.mark.django_db
+def test_reminders_and_timeout_notices_are_not_held_by_quiet_hours(smtp, clock):
+    """Quiet hours hold ordinary mail, but a reminder held until they end would come after the deadline."""
+    import datetime as dt
+
+    game, (alice, _bob) = email_game()
+    notifications.flush()
+    alice.quiet_start, alice.quiet_end = dt.time(12, 30), dt.time(23, 0)  # UTC, as her time zone
+    alice.save()
+    clock.advance(minutes=50)  # 12:50, inside her quiet hours; her deadline is 13:00
+    assert services.tick(game.pk) == "reminded"
+    reminder = Notification.objects.get(game=game, user=alice, kind="reminder")
+    assert reminder.send_after <= clock.now
+    assert notifications.flush() == 1 and "Reminder" in smtp.to(alice.email)[-1]["Subject"]
+    clock.advance(minutes=11)
+    assert services.tick(game.pk) == "timeout:bot"
+    timeout = Notification.objects.get(game=game, user=alice, kind="timeout")
+    assert timeout.send_after <= clock.now
+    notifications.flush()
+    assert Notification.objects.get(pk=timeout.pk).sent_at is not None
+
+
+def _deadline_line(text: str) -> str | None:
+    return next((line for line in text.splitlines() if line.startswith("Please play before")), None)
+
+
+@pytest.mark.django_db
+def test_each_mail_gives_its_reader_s_own_deadline_and_none_to_a_reader_who_owes_nothing(smtp, clock):
+    import datetime as dt
+
+    game, (alice, bob) = email_game()  # Alice moves first; Bob hears the game started
+    started = Notification.objects.get(game=game, user=bob, kind="started")
+    assert _deadline_line(body(_mail_for(smtp, started))) is None  # Bob owes nothing yet
+    first = Notification.objects.get(game=game, user=alice, kind="turn")
+    assert "1 p.m." in _deadline_line(body(_mail_for(smtp, first)))  # her own: noon and an hour to play
+    # Both owe a discard, each with a deadline of their own: Bob's mail gives Bob's, not the game's (the earliest).
+    state = rules.load(Game.objects.get(pk=game.pk).state)
+    state.phase, state.discards_owed = "discard", [4, 4, 0]
+    state.hands[0] = state.hands[1] = [2, 2, 2, 2, 1]
+    Game.objects.filter(pk=game.pk).update(state=rules.dump(state), deadline=clock.now + dt.timedelta(hours=1))
+    game.seats.filter(index=0).update(deadline=clock.now + dt.timedelta(hours=1))
+    game.seats.filter(index=1).update(deadline=clock.now + dt.timedelta(hours=3))
+    row = Notification.objects.create(
+        game=game, seq=game.seq, user=bob, kind="discard", created_at=clock.now, send_after=clock.now
+    )
+    line = _deadline_line(body(_mail_for(smtp, row)))
+    assert line is not None and "3 p.m." in line and "1 p.m." not in line

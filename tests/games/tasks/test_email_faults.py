@@ -4,20 +4,20 @@ worker on Redis, real PostgreSQL."""
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import threading
 import time
 
 import pytest
-from aiosmtpd.controller import Controller
 from django.db import connection
 
 import rules
 from games import autoplay, notifications, services
 from games.models import Game, Move, Notification
+from games.tasks import notifications_flush
 from tests.games.helpers import state_of
-from tests.games.tasks.conftest import Inbox, async_game, free_port, wait_for
+from tests.games.private_services import SmtpCatcher, port_in
+from tests.games.tasks.conftest import async_game, free_port, wait_for
 
 
 def play(game: Game, user) -> float:
@@ -29,28 +29,31 @@ def play(game: Game, user) -> float:
     return time.monotonic() - started
 
 
-class SlowInbox(Inbox):
-    """Answers DATA only after `delay` seconds, as a loaded mail server does."""
-
-    def __init__(self, delay: float) -> None:
-        super().__init__()
-        self.delay = delay
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
-        await asyncio.sleep(self.delay)
-        return await super().handle_DATA(server, session, envelope)
+def _smtp_settings(settings, port: int) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", port, False
+    settings.SITE_URL = "http://testserver"
 
 
 @pytest.fixture
 def slow_smtp(settings):
-    inbox = SlowInbox(delay=5)
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_USE_TLS = "127.0.0.1", controller.port, False
-    settings.SITE_URL = "http://testserver"
-    yield inbox
-    controller.stop()
+    """The SMTP catcher in its own process, answering each message 5 seconds late, as a loaded mail server does."""
+    catcher = SmtpCatcher(port_in(range(2525, 2536)), delay=5)
+    catcher.start()
+    _smtp_settings(settings, catcher.port)
+    yield catcher
+    catcher.stop()
+
+
+@pytest.fixture
+def catcher(settings):
+    """The SMTP catcher in its own process, stopped and started again by the test."""
+    catcher = SmtpCatcher(port_in(range(2525, 2536)))
+    catcher.start()
+    _smtp_settings(settings, catcher.port)
+    settings.EMAIL_TIMEOUT = 3
+    yield catcher
+    catcher.stop()
 
 
 @pytest.fixture
@@ -90,7 +93,7 @@ def test_a_slow_mail_server_never_slows_the_next_move(slow_smtp, worker, clock):
     # The worker is in the middle of a 5-second SMTP conversation about Alice's turn: her moves go through.
     assert play(game, alice) < 1.0
     assert play(game, alice) < 1.0
-    wait_for(lambda: len(slow_smtp.messages) == 3, timeout=30)  # Alice's turn, Bob's "started", Bob's turn
+    wait_for(lambda: len(slow_smtp.messages) == 3, timeout=45)  # Alice's turn, Bob's "started", Bob's turn
     assert sorted(m["To"] for m in slow_smtp.messages) == sorted([alice.email, bob.email, bob.email])
 
 
@@ -210,15 +213,51 @@ def test_each_notification_has_one_stable_message_id(smtp, clock):
 def test_a_move_made_with_the_broker_down_answers_at_once(smtp, worker, clock):
     game, (alice, bob) = async_game()
     wait_for(lambda: smtp.to(alice.email))
-    broker = worker.conf.broker_url
-    worker.conf.broker_url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there: the broker is down
-    worker._pool = worker.amqp._producer_pool = None
-    try:
-        assert play(game, alice) < 3.0
-        assert play(game, alice) < 3.0
-    finally:
-        worker.conf.broker_url = broker
-        worker._pool = worker.amqp._producer_pool = None
+    worker.private_redis.stop()  # the broker's redis-server, killed by its PID
+    assert play(game, alice) < 1.0
+    assert play(game, alice) < 1.0
     assert Move.objects.filter(game=game).count() == 2
     row = Notification.objects.get(game=game, user=bob, kind="turn")
     assert row.sent_at is None  # the flusher sends it once the broker is back
+
+
+def _unsettled(game: Game):
+    return Notification.objects.filter(game=game, sent_at__isnull=True, dropped_at__isnull=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_mail_server_stopped_mid_game_slows_no_move_and_every_pending_mail_goes_once_when_it_returns(
+    catcher, worker, clock
+):
+    game, users = async_game(humans=3, bots=0)
+    wait_for(lambda: len(catcher.messages) == 3, timeout=30)  # Alice's turn; Bob and Carol: the game started
+    before = {m["Message-ID"] for m in catcher.messages}
+    catcher.stop()  # the SMTP server's process, killed by its PID
+    latencies = []
+    for _ in range(8):  # Alice's, Bob's and Carol's first set-up turns, and Carol's second
+        state = state_of(game)
+        seat = rules.to_move(state)[0]
+        started = time.monotonic()
+        services.move_submit(game_id=game.pk, user=users[seat], action=rules.legal_actions(state, seat)[0])
+        latencies.append(time.monotonic() - started)
+    assert max(latencies) < 1.0, latencies
+    # The worker tried each mail due while the server was down: each failure is recorded, none was delivered.
+    wait_for(lambda: not _unsettled(game).filter(last_error="").exists(), timeout=30)
+    failed = list(_unsettled(game))
+    assert failed and all(n.last_error for n in failed)
+    bob = users[1]
+    assert rules.to_move(state_of(game)) == [1]  # his second set-up turn
+    assert not any(m["Message-ID"] not in before for m in catcher.messages)
+    catcher.start()  # back, on the same port
+    notifications_flush.delay()  # beat's flusher, run by the real worker
+    wait_for(lambda: not _unsettled(game).exists(), timeout=60)
+    notifications_flush.delay()
+    assert notifications.flush() == 0
+    wait_for(lambda: not worker.private_redis.client().llen("celery"), timeout=30)
+    delivered = [m for m in catcher.messages if m["Message-ID"] not in before]
+    assert [m["To"] for m in delivered] == [bob.email]  # once, and only what is still to decide
+    current = Notification.objects.filter(game=game, user=bob, kind="turn").latest("seq")
+    assert current in failed and delivered[0]["Message-ID"] == notifications.message_id(current)
+    # The mail announcing decisions made meanwhile (Bob's first set-up turn, Carol's) was dropped, never sent.
+    stale = Notification.objects.filter(game=game, seq__gt=0, dropped_at__isnull=False)
+    assert {n.user for n in stale} == {bob, users[2]} and not stale.filter(sent_at__isnull=False).exists()

@@ -12,6 +12,7 @@ import rules
 from games import notifications, services
 from games.models import Game, Move, Notification, Seat
 from tests.factories import UserFactory
+from tests.games.private_services import forget_connections
 from tests.games.tasks.conftest import async_game, wait_for
 
 from ..helpers import state_of
@@ -94,27 +95,22 @@ def test_a_retried_send_does_not_resend(smtp, clock):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_made_while_redis_is_down_is_stored_and_mailed_when_it_returns(smtp, worker, clock, redis_url):
+def test_a_move_made_while_the_broker_is_down_is_stored_and_mailed_once_when_it_returns(smtp, worker, clock):
     game, (alice, bob) = async_game()
     wait_for(lambda: smtp.to(alice.email))
-    worker.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens there: the broker is down
-    worker.conf.broker_transport_options = {"max_retries": 0}
-    worker.conf.task_publish_retry = False
-    try:
-        play(game, alice)
-        play(game, alice)
-    finally:
-        worker.conf.broker_url = redis_url
-        worker.conf.task_publish_retry = True
-        worker.conf.broker_transport_options = {}
+    worker.private_redis.stop()  # the broker's redis-server, killed by its PID
+    play(game, alice)
+    play(game, alice)
     assert Move.objects.filter(game=game).count() == 2
     row = Notification.objects.get(game=game, user=bob, kind="turn")
     assert row.sent_at is None and len(smtp.to(bob.email)) == 1  # only "the game started"
     # The broker is back: the beat's flusher, run by the real worker, sends the outbox once.
+    worker.private_redis.start()
+    forget_connections(worker)
     from games.tasks import notifications_flush
 
     notifications_flush.delay()
-    wait_for(lambda: len(smtp.to(bob.email)) == 2)  # the start, then his turn
+    wait_for(lambda: len(smtp.to(bob.email)) == 2, timeout=60)  # the start, then his turn
     notifications_flush.delay()
     assert notifications.flush() == 0
     assert len(smtp.to(bob.email)) == 2  # once
@@ -255,3 +251,92 @@ def test_standing_orders_answer_discards_and_trades(clock):
     last = Move.objects.filter(game=game).order_by("-seq").first()
     assert last.seat == 1 and last.action == {"type": "discard", "cards": {"wool": 3, "ore": 1}}
     assert sum(state_of(game).hands[1]) == 5
+
+
+def _digest_game(creator, other):
+    """A started game by email: `creator` (seat 0) moves first, then `other`, then a bot."""
+    game = services.game_create(
+        creator=creator, seat_count=3, bot_seats=[2], options={"seat_order": "fixed"}, clock="async",
+        move_seconds=3600, timeout_policy="bot",
+    )
+    services.seat_join(game_id=game.pk, user=other)
+    services.game_start(game_id=game.pk, user=creator)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.django_db
+def test_the_digest_lists_only_games_still_waiting_on_its_reader_and_carries_unsubscribe_headers(smtp, clock):
+    carol = UserFactory(email="carol-digest@example.com", notify="digest")
+    bob = UserFactory(email="bob-digest@example.com")
+    decided, waiting = _digest_game(carol, bob), _digest_game(carol, bob)
+    assert Notification.objects.filter(user=carol, digest=True, sent_at__isnull=True).count() == 2
+    play(decided, carol)
+    play(decided, carol)  # her settlement and road, from the page: that game now waits on Bob
+    assert notifications.send_digests(every_hour=True) == 1
+    digest = smtp.to(carol.email)
+    assert len(digest) == 1
+    text = body(digest[0])
+    listed = [line.split(":")[0] for line in text.splitlines() if line.startswith("- ")]
+    assert listed == [f"- {waiting}"]
+    assert "List-Unsubscribe=One-Click" == digest[0]["List-Unsubscribe-Post"]
+    assert " ".join(digest[0]["List-Unsubscribe"].split()).startswith("<http://testserver/unsubscribe/")
+    stale = Notification.objects.get(game=decided, user=carol, seq=0)
+    assert stale.sent_at is None and stale.dropped_at is not None
+    # Nothing left to say: no empty digest.
+    play(waiting, carol)
+    play(waiting, carol)
+    assert notifications.send_digests(every_hour=True) == 0
+
+
+@pytest.mark.django_db
+def test_a_log_in_link_opens_its_game_until_it_expires(smtp, clock, settings, monkeypatch):
+    import time
+
+    from django.core import signing
+
+    from games.links import login_url
+
+    game, (alice, _bob) = async_game()
+    settings.LOGIN_LINK_MAX_AGE = 14 * 86400
+    real = time.time
+    monkeypatch.setattr(signing.time, "time", lambda: real() - 13 * 86400)
+    fresh = login_url(alice, game.pk).removeprefix("http://testserver")
+    monkeypatch.setattr(signing.time, "time", lambda: real() - 15 * 86400)
+    old = login_url(alice, game.pk).removeprefix("http://testserver")
+    monkeypatch.setattr(signing.time, "time", real)
+    assert Client().get(fresh)["Location"] == f"/games/{game.pk}/"
+    expired = Client().get(old)
+    assert expired.status_code == 302 and expired["Location"].startswith("/accounts/login/")
+
+
+@pytest.mark.django_db
+def test_chat_is_mailed_only_to_those_who_asked_once_per_unread_batch(smtp, clock):
+    game, (alice, bob) = async_game()
+    notifications.flush()
+    bob.notify_chat = True
+    bob.save()
+    before = len(smtp.messages)
+    services.chat_post(game_id=game.pk, user=alice, text="Anyone for wool?")
+    services.chat_post(game_id=game.pk, user=alice, text="I give ore.")
+    services.chat_post(game_id=game.pk, user=bob, text="Not me.")  # Alice did not ask for chat mail
+    assert notifications.flush() == 1
+    chats = smtp.messages[before:]
+    assert [m["To"] for m in chats] == [bob.email]
+    text = body(chats[0])
+    assert "Anyone for wool?" in text and "I give ore." in text and "Not me." not in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_task_result_is_stored(smtp, worker, clock):
+    from django.conf import settings as site_settings
+
+    from games.tasks import notifications_flush
+
+    assert site_settings.CELERY_RESULT_BACKEND is None  # nothing reads a task's result
+    game, (alice, _bob) = async_game()
+    wait_for(lambda: smtp.to(alice.email))
+    notifications_flush.delay()  # a task that returns a value, through the real worker
+    broker = worker.private_redis.client()
+    wait_for(lambda: broker.llen("celery") == 0 and not broker.hlen("unacked"))
+    assert list(broker.scan_iter("celery-task-meta-*")) == []

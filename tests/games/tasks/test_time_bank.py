@@ -11,6 +11,7 @@ from django.test import Client
 import rules
 from games import clocks, services
 from games.models import Game, Move, Seat
+from rules import chance
 from tests.games.helpers import state_of
 from tests.games.tasks.conftest import HOUR
 from tests.games.tasks.conftest import async_game as email_game
@@ -85,3 +86,87 @@ def test_vacation_everywhere_and_back_early_restarts_the_clock_with_its_time_lef
     assert seat.vacation_used_seconds == 86400  # the two unused days are hers again
     game.refresh_from_db()
     assert game.deadline == seat.deadline
+
+
+DISCARD = {"type": "discard", "cards": {"lumber": 2, "brick": 2}}
+
+
+def _seven_due(policy: str = "bot"):
+    """A three-player email game past its set-up, Alice (seat 0) to roll a 7 that makes Bob and Carol discard."""
+    game, users = email_game(humans=3, bots=0, policy=policy)
+    while state_of(game).turn == 0:
+        state = state_of(game)
+        seat = rules.to_move(state)[0]
+        services.move_submit(game_id=game.pk, user=users[seat], action=rules.legal_actions(state, seat)[0])
+    state = state_of(game)
+    assert (state.phase, state.current) == ("roll", 0)
+    state.hands[0], state.hands[1], state.hands[2] = [1, 0, 0, 0, 0], [2, 2, 2, 1, 1], [2, 2, 2, 1, 1]
+    state.stream = next(s for s in range(1000) if sum(chance.two_dice(s)[1:]) == 7)
+    Game.objects.filter(pk=game.pk).update(state=rules.dump(state))
+    return game, users
+
+
+def _discard(game: Game, users: list) -> None:
+    for seat in (1, 2):
+        services.move_submit(game_id=game.pk, user=users[seat], action=DISCARD)
+
+
+@pytest.mark.django_db
+def test_the_bank_is_credited_once_per_turn_not_again_after_the_discards(clock):
+    game, users = _seven_due()
+    bank = _seat(game, 0).bank_seconds
+    clock.advance(minutes=10)
+    services.move_submit(game_id=game.pk, user=users[0], action={"type": "roll"})  # a 7: Bob and Carol discard
+    assert _seat(game, 0).bank_seconds == bank - 600 and _seat(game, 0).deadline is None
+    clock.advance(minutes=5)
+    _discard(game, users)
+    assert state_of(game).phase == "robber"
+    alice = _seat(game, 0)
+    # Her turn goes on: no second hour for the same turn, her clock runs again with what is left.
+    assert alice.bank_seconds == bank - 600
+    assert alice.deadline == clock.now + dt.timedelta(seconds=bank - 600)
+    # Bob's own turn is another turn: his bank gets its hour again.
+    bob = _seat(game, 1).bank_seconds
+    while state_of(game).current == 0:
+        state = state_of(game)
+        end = next((a for a in rules.legal_actions(state, 0) if a["type"] == "end_turn"), None)
+        services.move_submit(game_id=game.pk, user=users[0], action=end or rules.legal_actions(state, 0)[0])
+    assert _seat(game, 1).bank_seconds == min(bob + HOUR, 3 * HOUR)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("policy", ["bot", "skip"])
+def test_a_timed_out_turn_is_finished_at_once_when_its_seat_is_due_again(clock, policy):
+    """The timeout rolled a 7; once the others have discarded, the robber is played on the next tick, with no
+    new period for the absent player."""
+    game, users = _seven_due(policy)
+    clock.advance(hours=4)  # past her whole bank
+    assert services.tick(game.pk) == f"timeout:{policy}"
+    state = state_of(game)
+    assert state.phase == "discard" and rules.to_move(state) == [1, 2]
+    bank = _seat(game, 0).bank_seconds
+    clock.advance(minutes=20)
+    _discard(game, users)
+    assert state_of(game).phase == "robber"
+    alice = _seat(game, 0)
+    assert alice.deadline == clock.now and alice.bank_seconds == bank  # due at once: no fresh hour
+    game.refresh_from_db()
+    assert game.deadline == clock.now
+    assert services.tick(game.pk) == f"timeout:{policy}"
+    state = state_of(game)
+    assert state.current == 1 and state.phase == "roll"  # the whole turn was played
+    assert _seat(game, 0).deadline is None
+    robber = Move.objects.filter(game=game, seat=0, cause="timeout", action__type="move_robber")
+    assert robber.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_replaced_seat_is_never_given_a_period_again(clock):
+    game, users = _seven_due("replace")
+    clock.advance(hours=4)
+    assert services.tick(game.pk) == "timeout:replace"
+    _discard(game, users)
+    seat = _seat(game, 0)
+    game.refresh_from_db()
+    assert seat.user_id is None and seat.bot and seat.deadline is None
+    assert game.bot_turn_since is not None and game.deadline is None  # the bot plays the robber, nobody waits
