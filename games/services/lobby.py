@@ -64,17 +64,12 @@ def game_create(
         move_seconds = None
         if turn_seconds is not None and (type(turn_seconds) is not int or not 30 <= turn_seconds <= 900):
             raise GameError("bad_turn_time", _("A live turn lasts from 30 seconds to 15 minutes."))
-    _check_game_cap(creator)
-    waiting = Game.objects.filter(created_by=creator, status=Game.Status.WAITING).count()
-    if waiting >= settings.MAX_WAITING_GAMES_PER_USER:
-        raise GameError(
-            "too_many_waiting",
-            _("You already have %(n)s games waiting for players: start or cancel one first.")
-            % {"n": settings.MAX_WAITING_GAMES_PER_USER},
-            status=409,
-        )
+    _check_creation_caps(creator)  # a refusal here costs nothing of the hourly budget
     ratelimit.check(creator, "games")
     with transaction.atomic():
+        # Counted again under the creator's lock: requests sent at the same moment each see the others' games.
+        _lock_player(creator)
+        _check_creation_caps(creator)
         game = Game.objects.create(
             name=name[:80],
             scenario=scenario,
@@ -97,6 +92,24 @@ def game_create(
             for index in range(seat_count)
         )
     return game
+
+
+def _lock_player(user: Any) -> None:
+    """Lock the person's row until the transaction ends: their caps are counted and used by one request at a
+    time. Taken after any game lock (never before one), so two requests cannot wait on each other."""
+    type(user).objects.select_for_update().filter(pk=user.pk).exists()
+
+
+def _check_creation_caps(creator: Any) -> None:
+    _check_game_cap(creator)
+    waiting = Game.objects.filter(created_by=creator, status=Game.Status.WAITING).count()
+    if waiting >= settings.MAX_WAITING_GAMES_PER_USER:
+        raise GameError(
+            "too_many_waiting",
+            _("You already have %(n)s games waiting for players: start or cancel one first.")
+            % {"n": settings.MAX_WAITING_GAMES_PER_USER},
+            status=409,
+        )
 
 
 def _check_game_cap(user: Any) -> None:
@@ -139,6 +152,7 @@ def seat_join(*, game_id: int, user: Any, index: int | None = None, invite: str 
         seats = list(game.seats.select_for_update())
         if any(s.user_id == user.pk for s in seats):
             raise GameError("already_seated", _("You already have a seat in this game."), status=409)
+        _lock_player(user)
         _check_game_cap(user)
         free = [s for s in seats if s.is_open and (index is None or s.index == index)]
         if not free:

@@ -3,8 +3,11 @@ address and per account) with the web form, and a new X-Forwarded-For per try bu
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from allauth.account.models import EmailAddress
+from django.core import mail
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -115,3 +118,42 @@ def test_an_account_with_an_unconfirmed_address_gets_no_token():
     response = token_try(APIClient(), "newcomer", RIGHT)
     assert response.status_code == 403 and response.json()["error"]["code"] == "email_unverified"
     assert not Token.objects.exists()
+
+
+def test_failures_count_per_account_whether_the_login_is_the_username_or_the_email():
+    """Three guesses by name and two by address are five for one account: the account is locked either way
+    (allauth alone counts per login string, which gave an attacker five guesses per spelling)."""
+    UserFactory(username="target", email="target@example.com", password=RIGHT)
+    client = APIClient()
+    for i in range(3):
+        assert token_try(client, "target", f"wrong{i}", forwarded_for=f"198.51.100.{i}").status_code == 400
+    for i in range(2):
+        assert token_try(client, "TARGET@example.com", f"again{i}").status_code == 400
+    response = token_try(client, "target@example.com", RIGHT)
+    assert response.status_code == 429 and response.json()["error"]["code"] == "too_many_login_attempts"
+    web = Client()
+    response = web.post("/accounts/login/", {"login": "Target", "password": RIGHT})
+    assert b"Too many failed login attempts" in response.content
+    assert "_auth_user_id" not in web.session and not Token.objects.exists()
+
+
+def test_guesses_at_unknown_logins_are_still_counted_per_login():
+    """A login that names nobody keeps allauth's own key: guessing it is limited like any other."""
+    client = APIClient()
+    codes = [
+        token_try(client, "nobody-here", f"guess{i}", forwarded_for=f"198.51.100.{i}").status_code for i in range(6)
+    ]
+    assert codes[:5] == [400] * 5 and codes[5] == 429
+
+
+def test_a_password_reset_lifts_the_lock_out_of_the_account_locked_by_username():
+    UserFactory(username="target", email="target@example.com", password=RIGHT)
+    for i in range(5):
+        token_try(APIClient(), "target", f"wrong{i}")
+    assert token_try(APIClient(), "target", RIGHT).status_code == 429
+    web = Client()
+    assert web.post("/accounts/password/reset/", {"email": "target@example.com"}).status_code == 302
+    link = re.search(r"https?://testserver(/accounts/password/reset/key/\S+)", mail.outbox[-1].body).group(1)
+    form_url = web.get(link)["Location"]
+    assert web.post(form_url, {"password1": "reset secret 9876", "password2": "reset secret 9876"}).status_code == 302
+    assert token_try(APIClient(), "target", "reset secret 9876").status_code == 200
