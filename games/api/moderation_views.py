@@ -223,6 +223,7 @@ class ReportBulk(ModerationView):
             action=data["action"],
             reason=data["reason"],
             days=data["days"],
+            note=data["note"],
         )
         return Response({"handled": handled})
 

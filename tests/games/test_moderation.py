@@ -493,11 +493,12 @@ def test_the_moderation_api_names_players_counts_seats_from_one_and_refuses_unkn
     second = services.report_create(reporter=alice, game_id=game.pk, reason="b", user_id=bob.pk)
     response = client.post(
         "/api/moderation/reports/bulk/",
-        {"reports": [first.pk, second.pk], "action": "warn", "reason": "calm"},
+        {"reports": [first.pk, second.pk], "action": "warn", "reason": "calm", "note": "second time this week"},
         format="json",
     )
     assert response.json() == {"handled": 2}
-    assert client.get(f"/api/moderation/users/{bob.pk}/").json()["sanctions"][0]["kind"] == "warning"
+    sanction = client.get(f"/api/moderation/users/{bob.pk}/").json()["sanctions"][0]
+    assert sanction["kind"] == "warning" and sanction["note"] == "second time this week"
     assert Report.objects.filter(status="actioned").count() == 2
 
 
