@@ -34,6 +34,7 @@ from django.utils import timezone
 
 import rules
 
+from . import clock
 from .frames import chat_payload, everyone_group, seat_clock, seat_map, update_frames, user_group
 from .models import Game, Seat
 
@@ -228,6 +229,10 @@ def move_committed(
             enqueue(BOT_TASK, (game_id, seq), countdown=bot_delay(live))
         if live and deadline is not None:
             _timeout_task(game_id, seq, deadline)
+        elif deadline is not None and deadline <= clock.now():
+            # By email, a seat whose time was already spent is due again (its timeout rolled a 7; the others
+            # have discarded): the rest of its turn is played now, not at beat's next tick.
+            enqueue(TURN_TIMEOUT_TASK, (game_id, seq))
         notifications_due(notification_ids)
 
     transaction.on_commit(after_commit)

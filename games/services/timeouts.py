@@ -37,7 +37,8 @@ def _play_out(game_id: int, seat: int, policy: str, prefix: list[dict[str, Any]]
 
     When others must decide in between (the discards after a 7 the policy rolled), the seat is asked again later
     in the same turn: its bank, spent by this timeout, gets no time until the next turn (`clocks._run_banks`
-    credits it once per turn), so its deadline is the moment it is asked and the next tick plays on at once."""
+    credits it once per turn), so its deadline is the moment it is asked: that move's commit queues the timeout
+    (`outbox.move_committed`), which plays on at once."""
     moves = 0
     while moves < MOST_MOVES_PER_TURN:
         game = Game.objects.only("state", "seq", "bot_secret", "status").get(pk=game_id)

@@ -170,3 +170,24 @@ def test_a_replaced_seat_is_never_given_a_period_again(clock):
     game.refresh_from_db()
     assert seat.user_id is None and seat.bot and seat.deadline is None
     assert game.bot_turn_since is not None and game.deadline is None  # the bot plays the robber, nobody waits
+
+
+@pytest.mark.django_db
+def test_the_rest_of_a_timed_out_turn_is_played_as_soon_as_the_discards_are_in(
+    clock, django_capture_on_commit_callbacks
+):
+    """Not a minute later at beat's next tick: the last discard's commit queues the timeout of the seat whose
+    time was already spent, and its robber and the end of its turn follow at once."""
+    game, users = _seven_due("bot")
+    clock.advance(hours=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.tick(game.pk) == "timeout:bot"
+    assert state_of(game).phase == "discard"
+    clock.advance(minutes=20)
+    with django_capture_on_commit_callbacks(execute=True):
+        _discard(game, users)
+    state = state_of(game)
+    assert state.current == 1 and state.phase == "roll", (state.current, state.phase)
+    assert Move.objects.filter(game=game, seat=0, cause="timeout", action__type="move_robber").count() == 1
+    game.refresh_from_db()
+    assert game.deadline is not None and game.deadline > clock.now  # Bob's turn, on his own clock
