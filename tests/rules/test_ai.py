@@ -5,9 +5,11 @@ with what its seat sees."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -16,12 +18,15 @@ from rules.ai import BOTS, LEVELS, EasyBot, HardBot, MediumBot, choose_for, move
 from rules.ai import heuristics as hx
 from rules.ai.determinize import clone, determinize
 from rules.ai.hard import SETUP_FACTOR
+from rules.ai.medium import offer_allowed
 from rules.ai.obs import Obs
-from rules.constants import DEVELOPMENT_DECK, RESOURCES
+from rules.constants import DEVELOPMENT_CARDS, DEVELOPMENT_DECK, RESOURCES
 from rules.game import resolve_scenario
+from rules.position import PHASES as DESCRIBED_PHASES
 from rules.scenarios import load_map
+from rules.testing import fix_dice
 
-from .playouts import random_playout
+from .playouts import Log, random_playout, replay
 
 
 def _players(key: str) -> int:
@@ -48,10 +53,19 @@ def _scenarios() -> list[tuple[str, int]]:
 SCENARIOS = _scenarios()
 
 
-def _position(key: str, players: int, seed: int, steps: int) -> rules.State:
-    state = rules.new_game(key, players, seed)
-    random_playout(state, random.Random(seed), max_actions=steps, offer_rate=0.05)
-    return state
+def _playout(i: int, rng: random.Random) -> tuple[str, int, rules.State, Log, list[bool]]:
+    """Game `i` of the sample: a scenario, a random playout of some length, and after each action whether the
+    position reached has a description (`rules.describe`: not in set-up, no offer open)."""
+    key, players = SCENARIOS[i % len(SCENARIOS)]
+    state = rules.new_game(key, players, i)
+    described: list[bool] = []
+
+    def mark(state: rules.State) -> None:
+        described.append(state.phase in DESCRIBED_PHASES and state.trade is None)
+
+    steps = rng.randrange(0, 700)
+    log = random_playout(state, random.Random(i), max_actions=steps, offer_rate=0.05, on_step=mark)
+    return key, players, state, log, described
 
 
 def _positions(count: int) -> list[tuple[rules.State, int]]:
@@ -59,44 +73,73 @@ def _positions(count: int) -> list[tuple[rules.State, int]]:
     out = []
     rng = random.Random(8)
     for i in range(count):
-        key, players = SCENARIOS[i % len(SCENARIOS)]
-        state = _position(key, players, seed=i, steps=rng.randrange(0, 700))
+        _, _, state, _, _ = _playout(i, rng)
         if state.phase != "game_over":
             out.append((state, rules.to_move(state)[0]))
     return out
 
 
-def _rehide(state: rules.State, seat: int, rng: random.Random) -> rules.State:
-    """A twin that differs only in what `seat` cannot see: opponents' hands dealt anew with the same counts,
-    their development cards and the deck reshuffled together, another dice stream, fog stacks reshuffled."""
-    twin = clone(state)
-    others = [s for s in range(state.players) if s != seat]
-    cards = [r for s in others for r in range(5) for _ in range(state.hands[s][r])]
+def _described_positions(count: int) -> list[tuple[dict[str, Any], Log]]:
+    """The positions of `_positions(count)`, each as the description of the last position of its playout that
+    has one and the actions played since (an open offer and its replies), for `rules.position` to rebuild."""
+    out = []
+    rng = random.Random(8)
+    for i in range(count):
+        key, players, state, log, described = _playout(i, rng)
+        if state.phase == "game_over" or not any(described):
+            continue
+        k = max(j for j, ok in enumerate(described) if ok) + 1
+        out.append((rules.describe(replay(key, players, i, {}, log[:k])), log[k:]))
+    return out
+
+
+def _rehidden(description: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """The description with what `seat` cannot see dealt anew: the other seats' resource cards (the same count
+    each, so the bank is unchanged), and their development cards shuffled together with the deck."""
+    twin = copy.deepcopy(description)
+    seats = twin["seats"]
+    others = [s for s in range(len(seats)) if s != seat]
+    cards = [name for s in others for name, n in seats[s]["hand"].items() for _ in range(n)]
     rng.shuffle(cards)
     for s in others:
-        n = sum(state.hands[s])
-        twin.hands[s] = [0] * 5
-        for r in cards[:n]:
-            twin.hands[s][r] += 1
+        n = sum(seats[s]["hand"].values())
+        seats[s]["hand"] = {name: cards[:n].count(name) for name in RESOURCES}
         cards = cards[n:]
-    pool = list(state.deck)
-    for s in others:
-        pool += [c for c in range(5) for _ in range(state.development[s][c])]
+    pool = list(twin["deck"])
+    pool += [name for s in others for name, n in seats[s]["development"].items() for _ in range(n)]
     rng.shuffle(pool)
     for s in others:
-        n = sum(state.development[s])
-        twin.development[s] = [0] * 5
-        for c in pool[:n]:
-            twin.development[s][c] += 1
+        n = sum(seats[s]["development"].values())
+        seats[s]["development"] = {name: pool[:n].count(name) for name in DEVELOPMENT_CARDS}
         pool = pool[n:]
-    twin.deck = pool
-    twin.stream = rng.getrandbits(64)
-    order = list(range(len(state.hidden_terrain)))
-    rng.shuffle(order)
-    twin.hidden_terrain = [state.hidden_terrain[i] for i in order]
-    twin.hidden_tokens = list(reversed(state.hidden_tokens))
-    twin.token_bag = list(reversed(state.token_bag))
+    twin["deck"] = pool
     return twin
+
+
+def _twins(description: dict[str, Any], tail: Log, rng: random.Random) -> tuple[rules.State, rules.State, int] | None:
+    """Two positions rebuilt from `description` (then `tail` played on each) that differ only in what the seat
+    to decide cannot see: the other seats' hands and development cards, the deck order (`_rehidden`), and the
+    next roll. None when the tail does not replay on the rebuilt position (a Greater Catan token bag is not
+    part of a description) or no dealing makes a legal twin."""
+    a = rules.position(description)
+    try:
+        for s, action in tail:
+            rules.apply(a, s, action)
+    except rules.IllegalAction:
+        return None
+    seat = rules.to_move(a)[0]
+    for _ in range(100):
+        try:
+            b = rules.position(_rehidden(description, seat, rng))
+            for s, action in tail:
+                rules.apply(b, s, action)
+        except rules.IllegalAction:
+            continue  # e.g. an opponent dealt the cards of an offer it accepted in the tail: deal again
+        first, second = rng.randint(1, 6), rng.randint(1, 6)
+        fix_dice(a, first, second)
+        fix_dice(b, first % 6 + 1, second)  # another next roll
+        return a, b, seat
+    return None
 
 
 def _bots(seed: int) -> list:
@@ -115,8 +158,11 @@ def test_choices_depend_only_on_the_view():
     decision from every level (same seed); a bot that peeked at hands, cards, deck or dice would diverge."""
     rng = random.Random(3)
     checked = differs = 0
-    for state, seat in _positions(40):
-        twin = _rehide(state, seat, rng)
+    for description, tail in _described_positions(40):
+        twins = _twins(description, tail, rng)
+        if twins is None:
+            continue
+        state, twin, seat = twins
         view_a, view_b = rules.view(state, seat), rules.view(twin, seat)
         assert view_a == view_b
         if rules.dump(state) != rules.dump(twin):
@@ -224,17 +270,54 @@ def test_levels_beat_random_bots():
 # --- decisions ----------------------------------------------------------------------------------------
 
 
-def _main_phase(seed: int = 11, players: int = 4) -> rules.State:
-    """A base game just after set-up, in the first player's main phase, dice rolled and no 7."""
+@functools.cache
+def _set_up_game(seed: int, players: int) -> str:
+    """A base game just after set-up, played by medium bots with seat 0 first, the first player about to roll:
+    its description as JSON, so that each caller gets its own copy."""
     state = rules.new_game("base", players, seed=seed, options={"seat_order": "fixed"})
     bots = [MediumBot(seed=s) for s in range(players)]
     while state.phase != "roll":
         seat = rules.to_move(state)[0]
         rules.apply(state, seat, choose_for(state, seat, bots[seat]))
-    state.dice = [3, 3]
-    state.phase = "main"
-    state.version += 1
-    return state
+    return json.dumps(rules.describe(state))
+
+
+def _after_set_up(hands: dict[int, list[int]] | None = None, seed: int = 11, players: int = 4) -> dict[str, Any]:
+    """The description of `_set_up_game` with these seats' hands instead (the bank holds the rest)."""
+    description = json.loads(_set_up_game(seed, players))
+    for seat, hand in (hands or {}).items():
+        description["seats"][seat]["hand"] = dict(zip(RESOURCES, hand, strict=True))
+    del description["bank"]
+    return description
+
+
+def _main_phase(hands: dict[int, list[int]] | None = None, **fields: Any) -> rules.State:
+    """The game just after set-up in the first player's main phase, dice 3 and 3 shown (no 7), with these hands;
+    `fields` replace more of the description."""
+    return rules.position({**_after_set_up(hands), "phase": "main", "dice": [3, 3], **fields})
+
+
+def _line_of_roads(description: dict[str, Any], seat: int, length: int) -> list[int]:
+    """`length` free road edges in a line from one of the seat's buildings, through empty corners."""
+    state = rules.position(description)
+    topo, road_edge = state.derived.topo, state.derived.road_edge
+
+    def extend(corners: list[int], edges: list[int]) -> list[int] | None:
+        if len(edges) == length:
+            return edges
+        for e in topo.vertex_edges[corners[-1]]:
+            far = next(v for v in topo.edge_vertices[e] if v != corners[-1])
+            if road_edge[e] and state.edge_owner[e] == -1 and far not in corners and state.vertex_owner[far] == -1:
+                found = extend([*corners, far], [*edges, e])
+                if found:
+                    return found
+        return None
+
+    for v in state.seat_buildings[seat]:
+        found = extend([v], [])
+        if found:
+            return found
+    raise AssertionError(f"no room for {length} roads of seat {seat}")
 
 
 def _offer(state: rules.State, give: dict[str, int], get: dict[str, int], to: list[int]) -> None:
@@ -242,60 +325,56 @@ def _offer(state: rules.State, give: dict[str, int], get: dict[str, int], to: li
 
 
 def test_medium_answers_offers_by_its_goal_and_never_helps_a_leader_about_to_win():
-    state = _main_phase()
-    me, current = 1, state.current
-    assert current == 0
+    me, current = 1, 0
+    bot = MediumBot(seed=0)
     # Seat 1 has no settlement spot on its network yet: it saves for a road and lacks brick; its ore is spare.
-    state.hands[me] = [1, 0, 0, 0, 1]
-    state.hands[current] = [0, 2, 0, 0, 0]
-    state.version += 1
+    state = _main_phase({me: [1, 0, 0, 0, 1], current: [0, 2, 0, 0, 0]})
+    assert state.current == current
     assert hx.goal(Obs.from_view(rules.view(state, me))) == ("road", (1, 1, 0, 0, 0))
     _offer(state, {"brick": 1}, {"ore": 1}, [me])
-    bot = MediumBot(seed=0)
     assert choose_for(state, me, bot) == {"type": "accept_trade"}
     # One grain short of a city, the same brick-for-ore offer would cost it an ore the city needs: refused.
-    state.trade = None
-    state.hands[me] = [1, 0, 1, 1, 3]
-    state.version += 1
+    state = _main_phase({me: [1, 0, 1, 1, 3], current: [0, 2, 0, 0, 0]})
     assert hx.goal(Obs.from_view(rules.view(state, me)))[0] == "city"
     _offer(state, {"brick": 1}, {"ore": 1}, [me])
     assert choose_for(state, me, bot) == {"type": "reject_trade"}
-    state.hands[me] = [1, 0, 0, 0, 1]
-    # The same offer from a player two points from victory is refused.
-    state.trade = None
-    state.vp_tokens = [0] * 4
-    state.longest_road = current
-    state.largest_army = current
-    for v in state.seat_buildings[current]:
-        state.vertex_city[v] = True  # two cities and both awards: 8 points of 10
-    state.version += 1
-    assert rules.view(state, me)["seats"][current]["public_victory_points"] >= state.vp_target - 2
+    # The same offer from a player two points from victory is refused: its two settlements are cities, and five
+    # roads in a line and three knights played give it both awards (8 points of 10).
+    description = _after_set_up({me: [1, 0, 0, 0, 1], current: [0, 2, 0, 0, 0]})
+    leader = description["seats"][current]
+    leader["cities"], leader["settlements"] = leader["settlements"], []
+    cities = copy.deepcopy(description)
+    leader["roads"] += _line_of_roads(description, current, 5)
+    leader["development_used"]["knight"] = 3
+    del description["deck"]  # the seed's deck less the knights now out
+    state = rules.position({**description, "phase": "main", "dice": [3, 3]})
+    seats = rules.view(state, me)["seats"]
+    assert seats[current]["longest_road"] and seats[current]["largest_army"]
+    assert seats[current]["public_victory_points"] >= state.vp_target - 2
+    assert hx.goal(Obs.from_view(rules.view(state, me))) == ("road", (1, 1, 0, 0, 0))  # its own goal as before
     _offer(state, {"brick": 1}, {"ore": 1}, [me])
     assert choose_for(state, me, bot) == {"type": "reject_trade"}
-    # Giving away the brick it needs for its own settlement is refused too.
-    state.trade = None
-    state.longest_road = state.largest_army = -1
-    state.hands[me] = [1, 1, 1, 0, 0]
-    state.hands[current] = [0, 0, 0, 0, 3]
-    state.version += 1
+    # Giving away the brick it needs for its own settlement is refused too (the offerer keeps its cities only).
+    cities["seats"][me]["hand"] = dict(zip(RESOURCES, [1, 1, 1, 0, 0], strict=True))
+    cities["seats"][current]["hand"] = dict(zip(RESOURCES, [0, 0, 0, 0, 3], strict=True))
+    state = rules.position({**cities, "phase": "main", "dice": [3, 3]})
+    assert not rules.view(state, me)["seats"][current]["longest_road"]
     _offer(state, {"ore": 1}, {"brick": 1}, [me])
     assert choose_for(state, me, bot) == {"type": "reject_trade"}
 
 
 def test_medium_offers_at_a_measured_rate_without_memory():
     """One grain short of a city with a spare lumber, a medium bot offers that lumber for grain at some of its
-    decisions, not all: with a fresh bot per move (as the web app builds them), over 60 versions of the same
-    turn it offers sometimes, about 0.4 times a turn, never in a loop; all offers are one card for one."""
-    base = _main_phase()
-    me = base.current
-    base.hands[me] = [1, 0, 0, 1, 3]
-    base.bank = [19 - sum(h[r] for h in base.hands) for r in range(5)]
-    base.version += 1
-    assert hx.goal(Obs.from_view(rules.view(base, me)))[0] == "city"
+    decisions, not all: with a fresh bot per move (as the web app builds them), over 60 copies of the same turn
+    (numbered apart: the offer draw is keyed on the public turn, seat and version) it offers sometimes, about
+    0.4 times a turn, never in a loop; all offers are one card for one."""
+    me = 0
+    hands = {me: [1, 0, 0, 1, 3]}
+    assert hx.goal(Obs.from_view(rules.view(_main_phase(hands), me)))[0] == "city"
     counts = []
     for k in range(60):
-        state = clone(base)
-        state.version += 1000 * k  # another public version: another draw of the offer rate
+        state = _main_phase(hands, turn=1 + 4 * k)  # seat 0's turn again, as the fixed seat order has it
+        assert state.current == me
         offers = 0
         for _ in range(200):
             seats = rules.to_move(state)
@@ -310,24 +389,22 @@ def test_medium_offers_at_a_measured_rate_without_memory():
         assert state.current != me  # the turn ended
         counts.append(offers)
     assert 10 <= sum(counts) <= 40 and max(counts) <= 4
-    # Far from any goal (three cards short of everything) it offers nothing.
-    state = _main_phase()
-    me = state.current
-    state.hands[me] = [0, 0, 0, 0, 1]
-    state.version += 1
+    # Far from any goal (three cards short of everything) it offers nothing, even where the draw allows one.
+    allowed = 0
     for k in range(20):
-        state.version += 1
+        state = _main_phase({me: [0, 0, 0, 0, 1]}, turn=1 + 4 * k)
+        allowed += offer_allowed(Obs.from_view(rules.view(state, me)))
         assert choose_for(state, me, MediumBot(seed=k))["type"] != "offer_trade"
+    assert allowed
 
 
 def test_medium_discards_keep_what_its_goal_needs():
-    state = _main_phase()
-    me = state.current
-    state.hands[me] = [1, 1, 1, 1, 6]  # six ore
-    state.phase = "discard"
-    state.discards_owed = [0] * 4
-    state.discards_owed[me] = 5
-    state.version += 1
+    me = 0
+    state = rules.position(_after_set_up({me: [1, 1, 1, 1, 6]}))  # six ore, ten cards, about to roll
+    fix_dice(state, 3, 4)
+    rules.apply(state, me, {"type": "roll"})
+    assert state.phase == "discard"
+    assert [seat["discards_owed"] for seat in rules.view(state, me)["seats"]] == [5, 0, 0, 0]
     name, cost = hx.goal(Obs.from_view(rules.view(state, me)))
     assert name == "city"  # no settlement spot on its network yet; one grain short of a city
     action = choose_for(state, me, MediumBot(seed=0))
@@ -340,11 +417,11 @@ def test_medium_discards_keep_what_its_goal_needs():
 
 
 def test_robber_goes_after_an_opponent_never_itself():
-    state = _main_phase()
-    me = state.current
-    state.phase = "robber"
-    state.return_phase = "main"
-    state.version += 1
+    me = 0
+    state = rules.position(_after_set_up())  # the first player about to roll; nobody holds more than 7 cards
+    fix_dice(state, 3, 4)
+    rules.apply(state, me, {"type": "roll"})
+    assert state.phase == "robber"
     action = choose_for(state, me, MediumBot(seed=0))
     assert action["type"] == "move_robber"
     hexes = rules.view(state, me)["board"]
