@@ -3,61 +3,71 @@ their goal), refuse one that lowers it, and never make again, in the same turn, 
 
 from __future__ import annotations
 
+import functools
+import json
 import random
+from typing import Any
 
 import rules
+from rules.ai import MediumBot, choose_for, move_for
 from rules.ai import heuristics as hx
-from rules.ai import move_for
 from rules.ai.medium import decide
 from rules.ai.obs import Obs
-from rules.bots import RandomBot
 from rules.constants import RESOURCES
 
 GRAIN, WOOL = RESOURCES.index("grain"), RESOURCES.index("wool")
 
 
-def main_phase(seed: int = 5) -> rules.State:
-    """A four-player game just after the first roll (no 7), played by random bots that never trade."""
-    for attempt in range(50):
-        state = rules.new_game(players=4, seed=seed + attempt)
-        bots = [RandomBot(seed=s) for s in range(4)]
-        while state.phase != "main" and state.turn < 2:
-            seat = rules.to_move(state)[0]
-            rules.apply(state, seat, bots[seat].choose(state, seat, rules.legal_actions(state, seat)))
-        if state.phase == "main" and state.trade is None:
-            return state
-    raise AssertionError("no main phase reached")
+@functools.cache
+def _set_up_game(seed: int, players: int) -> str:
+    """A base game just after set-up, played by medium bots with seat 0 first, the first player about to roll:
+    its description as JSON, so that each caller gets its own copy."""
+    state = rules.new_game("base", players, seed=seed, options={"seat_order": "fixed"})
+    bots = [MediumBot(seed=s) for s in range(players)]
+    while state.phase != "roll":
+        seat = rules.to_move(state)[0]
+        rules.apply(state, seat, choose_for(state, seat, bots[seat]))
+    return json.dumps(rules.describe(state))
+
+
+def _after_set_up(hands: dict[int, list[int]] | None = None, seed: int = 11, players: int = 4) -> dict[str, Any]:
+    """The description of `_set_up_game` with these seats' hands instead (the bank holds the rest)."""
+    description = json.loads(_set_up_game(seed, players))
+    for seat, hand in (hands or {}).items():
+        description["seats"][seat]["hand"] = dict(zip(RESOURCES, hand, strict=True))
+    del description["bank"]
+    return description
+
+
+def _main_phase(hands: dict[int, list[int]] | None = None) -> rules.State:
+    """A four-player game just after set-up in the first player's main phase, dice 3 and 3 shown (no 7), no
+    offer open, with these seats' hands."""
+    return rules.position({**_after_set_up(hands), "phase": "main", "dice": [3, 3]})
 
 
 def goal_cost(state: rules.State, seat: int) -> tuple[int, ...]:
     return hx.goal(Obs.from_view(rules.view(state, seat)))[1]
 
 
-def give_hand(state: rules.State, seat: int, hand: list[int]) -> None:
-    for r in range(5):
-        state.bank[r] += state.hands[seat][r] - hand[r]
-    state.hands[seat] = list(hand)
-
-
-def hand_for_goal(state: rules.State, seat: int, extra: list[int]) -> list[int]:
-    """The seat's goal's cards plus `extra`, once the goal that hand points at is stable."""
+def hand_for_goal(hands: dict[int, list[int]], seat: int, extra: list[int]) -> tuple[rules.State, list[int]]:
+    """The main phase with `hands`, and the seat holding its goal's cards plus `extra`, once the goal that hand
+    points at is stable: the position and that hand."""
     hand = [0] * 5
     for _ in range(5):
+        state = _main_phase({**hands, seat: hand})
         cost = goal_cost(state, seat)
         wanted = [cost[r] + extra[r] for r in range(5)]
         if wanted == hand:
-            return hand
+            return state, hand
         hand = wanted
-        give_hand(state, seat, hand)
-    return hand
+    raise AssertionError(f"seat {seat}'s goal does not settle")
 
 
 def test_a_bot_holding_its_goal_accepts_two_cards_for_a_spare_one():
-    state = main_phase()
-    offerer = state.current
+    offerer = 0
     bot = (offerer + 1) % 4
-    give_hand(state, offerer, [0, 0, 2, 0, 0])
-    hand = hand_for_goal(state, bot, [0, 0, 0, 1, 0])
+    state, hand = hand_for_goal({offerer: [0, 0, 2, 0, 0]}, bot, [0, 0, 0, 1, 0])
+    assert state.current == offerer
     before = hx.hand_position(hand, goal_cost(state, bot))
     rules.apply(state, offerer, {"type": "offer_trade", "give": {"wool": 2}, "get": {"grain": 1}, "to": [bot]})
     after = [hand[r] - (r == GRAIN) + 2 * (r == WOOL) for r in range(5)]
@@ -66,14 +76,14 @@ def test_a_bot_holding_its_goal_accepts_two_cards_for_a_spare_one():
 
 
 def test_a_bot_refuses_to_give_a_card_its_goal_needs_for_one_it_does_not():
-    state = main_phase()
-    offerer = state.current
+    offerer = 0
     bot = (offerer + 1) % 4
-    hand = hand_for_goal(state, bot, [0] * 5)
+    state, hand = hand_for_goal({}, bot, [0] * 5)
     cost = goal_cost(state, bot)
     needed = next(r for r in range(5) if cost[r])
     useless = next(r for r in range(5) if not cost[r])
-    give_hand(state, offerer, [int(r == useless) for r in range(5)])
+    state = _main_phase({offerer: [int(r == useless) for r in range(5)], bot: hand})
+    assert state.current == offerer and goal_cost(state, bot) == cost
     assert hand[needed]
     offer = {"type": "offer_trade", "give": {RESOURCES[useless]: 1}, "get": {RESOURCES[needed]: 1}, "to": [bot]}
     rules.apply(state, offerer, offer)
@@ -81,18 +91,25 @@ def test_a_bot_refuses_to_give_a_card_its_goal_needs_for_one_it_does_not():
 
 
 def test_a_refused_offer_is_not_made_again_in_the_same_turn():
-    state = main_phase()
-    me = state.current
-    cost = goal_cost(state, me)
+    me = 0
+    others = {other: [1, 1, 1, 1, 1] for other in range(4) if other != me}
+    # One card short of the goal, with one spare card of two kinds (too few for any bank trade): first the goal's
+    # cards plus those two spares, for the goal that hand points at.
+    cost = goal_cost(_main_phase(others), me)
+    for _ in range(5):
+        spares = [r for r in range(5) if not cost[r]]
+        hand = [cost[r] + int(r in spares[:2]) for r in range(5)]
+        pointed = goal_cost(_main_phase({**others, me: hand}), me)
+        if pointed == cost:
+            break
+        cost = pointed
+    else:
+        raise AssertionError("the goal does not settle")
     short = next(r for r in range(5) if cost[r])
-    spares = [r for r in range(5) if not cost[r]]
-    # One card short of the goal, with one spare card of two kinds (too few for any bank trade).
-    hand = hand_for_goal(state, me, [int(r in spares[:2]) for r in range(5)])
     hand[short] -= 1
-    give_hand(state, me, hand)
-    for other in range(4):
-        if other != me:
-            give_hand(state, other, [1, 1, 1, 1, 1])
+    state = _main_phase({**others, me: hand})
+    assert state.current == me
+
     def refused(offer: dict) -> None:
         # The offer goes through the engine; everyone refuses it and its maker withdraws it.
         rules.apply(state, me, offer)
