@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -97,7 +98,7 @@ def game_create(
 def _lock_player(user: Any) -> None:
     """Lock the person's row until the transaction ends: their caps are counted and used by one request at a
     time. Taken after any game lock (never before one), so two requests cannot wait on each other."""
-    type(user).objects.select_for_update().filter(pk=user.pk).exists()
+    get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
 
 
 def _check_creation_caps(creator: Any) -> None:
