@@ -129,3 +129,34 @@ def test_every_function_level_import_says_why():
                 if "#" not in here and not above.startswith("#"):
                     silent.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert sorted(set(silent)) == []
+
+
+def _root_and_attribute(target: ast.expr) -> tuple[str | None, bool]:
+    """The name an assignment target hangs from (`state` in `state.hands[0][1]`), and whether an attribute is
+    on the way (writing `state.x` or into it, not into a plain local dict)."""
+    attribute = False
+    while isinstance(target, ast.Attribute | ast.Subscript):
+        attribute = attribute or isinstance(target, ast.Attribute)
+        target = target.value
+    return (target.id if isinstance(target, ast.Name) else None), attribute
+
+
+def test_the_rule_tests_build_positions_through_the_engine_api_never_by_writing_into_a_state():
+    """Issue "Engine": rules.position / describe / fix_dice and real moves make every position of the rule
+    tests; no test assigns to a State's fields (nor to the lists inside them), which would skip the engine's own
+    checks and derived facts."""
+    writes = []
+    for path in sorted((ROOT / "tests" / "rules").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            if isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            for target in targets:
+                for part in target.elts if isinstance(target, ast.Tuple) else [target]:
+                    name, attribute = _root_and_attribute(part)
+                    if attribute and name is not None and "state" in name.lower():
+                        writes.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr":
+                writes.append(f"{path.name}:{node.lineno} setattr")
+    assert writes == []
