@@ -64,7 +64,11 @@ def test_the_finished_game_s_log_checks_with_the_engine_alone(tmp_path):
     checked = subprocess.run(command, capture_output=True, text=True, env=env)
     assert checked.returncode == 0 and "verified" in checked.stdout, checked.stdout + checked.stderr
     rolled = next(m for m in log["moves"] if any(e["type"] == "rolled" for e in m["events"]))
-    rolled["events"] = [dict(e, dice=[6, 6]) if e["type"] == "rolled" else e for e in rolled["events"]]
+    # Other dice than those rolled (a first roll of double six is one game in 36).
+    rolled["events"] = [
+        dict(e, dice=[1, 1] if e["dice"] == [6, 6] else [6, 6]) if e["type"] == "rolled" else e
+        for e in rolled["events"]
+    ]
     path.write_text(json.dumps(log))
     tampered = subprocess.run(command, capture_output=True, text=True, env=env)
     assert tampered.returncode == 1 and "FAILED" in tampered.stdout

@@ -110,7 +110,10 @@ def test_provably_fair_dice_replay_confirms_every_roll():
     move = next(
         m for m in Move.objects.filter(game=game).order_by("seq") if any(e["type"] == "rolled" for e in m.events)
     )
-    events = [dict(e, dice=[6, 6]) if e["type"] == "rolled" else e for e in move.events]
+    # Other dice than those rolled (a first roll of double six is one game in 36).
+    events = [
+        dict(e, dice=[1, 1] if e["dice"] == [6, 6] else [6, 6]) if e["type"] == "rolled" else e for e in move.events
+    ]
     Move.objects.filter(pk=move.pk).update(events=events)
     assert not verify(game)["ok"] and verify(game)["mismatches"][0]["seq"] == move.seq
 
