@@ -35,6 +35,9 @@ def _bot_turn_after_the_roll(game_id: int, seat: int) -> None:
     that no bot task is queued for it: the test makes the bot's offer itself."""
     state = rules.load(Game.objects.get(pk=game_id).state)
     state.current, state.phase = seat, "main"
+    if not any(state.hands[seat]):  # a set-up settlement by the desert and the sea gives nothing (1 game in ~100)
+        state.hands[seat][0] += 1
+        state.bank[0] -= 1
     Game.objects.filter(pk=game_id).update(state=rules.dump(state))
 
 
