@@ -205,8 +205,10 @@ def test_one_player_s_flood_of_hard_bots_thinks_at_medium_while_another_s_hard_b
     assert levels[0] == "hard" and levels[-1] == "medium" and len(levels) == 12
     assert levels == sorted(levels, key=lambda level: level == "medium")  # hard until the budget is spent
     # A hard decision starts only while BOT_HARD_SECONDS still fit; what it took is counted: past the share by one
-    # decision at most.
-    assert allowance - 0.3 <= hard_seconds <= allowance + 0.3, decisions
+    # decision at most (the last one's length, whatever a loaded machine made of it, is not bounded here).
+    hard_times = [took for level, _limit, took in decisions if level == "hard"]
+    assert sum(hard_times[:-1]) <= allowance, decisions
+    assert allowance - 0.3 <= hard_seconds, decisions
     assert Move.objects.filter(game=flood, cause="bot").count() == 12
 
     # Bob's hard bot, in the same minute, thinks in full: Alice's flood does not touch his share.
