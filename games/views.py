@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
@@ -12,9 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from accounts import vacation
 from catan_site.params import whole_number
 
-from . import access, clock, selectors, services
+from . import access, clock, clocks, selectors, services
 from .errors import GameError
 from .fairness import verify
 from .forms import SCENARIO_NAMES, GameCreateForm, StandingOrdersForm, VacationForm
@@ -214,8 +216,14 @@ def game_settings(request, game_id: int):
             if "vacation" in request.POST and vacation_form.is_valid():
                 days = vacation_form.cleaned_data["days"]
                 if request.POST.get("everywhere"):
-                    services.vacation_everywhere(user=request.user, days=days)
-                    messages.success(request, _("Your clocks are paused in all your games by email."))
+                    # The account's vacation, as on the profile page: it holds the games joined later too.
+                    try:
+                        vacation.vacation_start(request.user, days, settings.VACATION_LIMIT_DAYS)
+                    except vacation.VacationError as error:
+                        raise GameError("bad_days", error.message) from None
+                    messages.success(
+                        request, _("Your clocks are paused in all your games by email, those you join too.")
+                    )
                 else:
                     services.vacation_start(game_id=game_id, user=request.user, days=days)
                     messages.success(request, _("Your clock is paused while you are away."))
@@ -230,9 +238,17 @@ def game_settings(request, game_id: int):
         s.user for s in Seat.objects.filter(game=game).exclude(user=request.user).select_related("user") if s.user
     ]
     muted = set(Mute.objects.filter(user=request.user).values_list("muted_id", flat=True))
+    back = clocks.away_until(seat)
+    now = clock.now()
+    everywhere = seat.user.vacation_until
     context = {
         "game": game,
         "seat": seat,
+        "away_until": back if back and back > now else None,
+        # Away here by the account's vacation (not waived in this game), rather than by this game's own.
+        "away_everywhere": bool(
+            everywhere and everywhere > now and everywhere != seat.account_vacation_waived and everywhere == back
+        ),
         "orders_form": orders_form,
         "vacation_form": vacation_form,
         "others": [{"user": u, "muted": u.pk in muted} for u in others],

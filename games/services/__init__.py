@@ -21,7 +21,6 @@ from .seats import (
     seat_offer_accept,
     standing_orders_set,
     vacation_end,
-    vacation_everywhere,
     vacation_start,
 )
 from .timeouts import player_left, tick, tick_all, turn_timeout
@@ -53,6 +52,5 @@ __all__ = [
     "tick_all",
     "turn_timeout",
     "vacation_end",
-    "vacation_everywhere",
     "vacation_start",
 ]

@@ -196,20 +196,3 @@ def _earliest_deadline(game: Game) -> None:
     """The game's deadline is the earliest of its seats' (the clock tick looks at games by it)."""
     game.deadline = game.seats.exclude(deadline=None).order_by("deadline").values_list("deadline", flat=True).first()
     game.save(update_fields=["deadline"])
-
-
-def vacation_everywhere(*, user: Any, days: Any) -> dict[int, str]:
-    """Go on vacation in every play-by-email game the user sits in; {game id: "away" or why not}."""
-    outcome = {}
-    games = Seat.objects.filter(
-        user=user, game__status=Game.Status.ACTIVE, game__clock=Game.Clock.ASYNC
-    ).values_list("game_id", flat=True)
-    for game_id in games:
-        try:
-            vacation_start(game_id=game_id, user=user, days=days)
-            outcome[game_id] = "away"
-        except GameError as error:
-            if error.code == "bad_days":
-                raise
-            outcome[game_id] = error.message
-    return outcome

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 import rules
+from accounts import vacation
 from games import clocks, services
 from games.models import Game, Move, Seat
 from rules import chance
@@ -67,7 +68,12 @@ def test_everyone_owing_a_decision_has_a_deadline_and_all_are_settled_on_one_tic
 
 
 @pytest.mark.django_db
-def test_vacation_everywhere_and_back_early_restarts_the_clock_with_its_time_left(clock):
+def test_vacation_everywhere_from_a_game_page_is_the_account_s_and_back_early_here_restarts_this_clock(
+    clock, monkeypatch
+):
+    """The game page's "In all my games by email" box starts the account-wide vacation (the profile page's), which
+    holds games joined later too; the game page shows it and offers to come back in this game alone."""
+    monkeypatch.setattr(vacation, "now", clock)
     game, (alice, bob) = email_game()
     other, (carol, _dave) = email_game()
     Seat.objects.filter(game=other, user=carol).update(user=alice)
@@ -75,17 +81,36 @@ def test_vacation_everywhere_and_back_early_restarts_the_clock_with_its_time_lef
     client.force_login(alice)
     response = client.post(f"/games/{game.pk}/settings/", {"vacation": "1", "days": "3", "everywhere": "1"})
     assert response.status_code == 302
-    assert all(s.vacation_until for s in Seat.objects.filter(user=alice))
-    seat = _seat(game, 0)
-    assert seat.deadline == clock.now + dt.timedelta(days=3, hours=1)  # her clock waits for her return
+    alice.refresh_from_db()
+    assert alice.vacation_until == clock.now + dt.timedelta(days=3)
+    for seat in (_seat(game, 0), _seat(other, 0)):  # her clocks wait for her return, everywhere
+        assert seat.deadline == clock.now + dt.timedelta(days=3, hours=1)
     assert client.get(f"/api/games/{game.pk}/", HTTP_ACCEPT="application/json").json()["seats"][0]["vacation_until"]
+    page = client.get(f"/games/{game.pk}/settings/").content.decode()
+    assert 'id="away-until"' in page and "in all your games by email" in page and 'name="vacation_end"' in page
+    clock.advance(days=1)
+    assert client.post(f"/games/{game.pk}/settings/", {"vacation_end": "1"}).status_code == 302
+    assert _seat(game, 0).deadline == clock.now + dt.timedelta(hours=1)  # back here, with her hour
+    assert _seat(other, 0).deadline == clock.now + dt.timedelta(days=2, hours=1)  # still away there
+    assert 'id="away-until"' not in client.get(f"/games/{game.pk}/settings/").content.decode()
+    game.refresh_from_db()
+    assert game.deadline == _seat(game, 0).deadline
+
+
+@pytest.mark.django_db
+def test_a_vacation_in_this_game_and_back_early_gives_the_unused_days_back(clock):
+    game, (alice, _bob) = email_game()
+    client = Client()
+    client.force_login(alice)
+    assert client.post(f"/games/{game.pk}/settings/", {"vacation": "1", "days": "3"}).status_code == 302
+    seat = _seat(game, 0)
+    assert seat.vacation_until and seat.deadline == clock.now + dt.timedelta(days=3, hours=1)
+    assert "until" in client.get(f"/games/{game.pk}/settings/").content.decode()
     clock.advance(days=1)
     assert client.post(f"/games/{game.pk}/settings/", {"vacation_end": "1"}).status_code == 302
     seat = _seat(game, 0)
     assert seat.vacation_until is None and seat.deadline == clock.now + dt.timedelta(hours=1)
     assert seat.vacation_used_seconds == 86400  # the two unused days are hers again
-    game.refresh_from_db()
-    assert game.deadline == seat.deadline
 
 
 DISCARD = {"type": "discard", "cards": {"lumber": 2, "brick": 2}}
