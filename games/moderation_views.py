@@ -396,6 +396,7 @@ AUDIT_ACTION_LABELS = {
     "report_warn": gettext_lazy("Report: warned"),
     "report_suspend": gettext_lazy("Report: suspended"),
     "report_ban": gettext_lazy("Report: banned"),
+    "report_kept": gettext_lazy("Report: sanction kept (already as strong)"),
     "report_dismiss": gettext_lazy("Report dismissed"),
 }
 

@@ -542,9 +542,22 @@ def report_handle(*, moderator, report_id: int, action: str, reason: str, days: 
         report.handled_by = moderator
         report.handled_at = clock.now()
         report.save(update_fields=["status", "outcome", "handled_by", "handled_at"])
-        audit(moderator, f"report_{action}", reason, game=report.game, target_user=target, report=report.pk)
+        audit(
+            moderator,
+            _report_audit_action(action, outcome),
+            reason,
+            game=report.game,
+            target_user=target,
+            report=report.pk,
+        )
         _tell_reporter(report)
     return report
+
+
+def _report_audit_action(action: str, outcome: str) -> str:
+    """The audit entry of a handled report names what was done: a quick suspension of someone already banned
+    (or suspended longer) kept that sanction, and says so."""
+    return "report_kept" if outcome == "kept" else f"report_{action}"
 
 
 def reports_handle_many(
@@ -570,7 +583,7 @@ def reports_handle_many(
                 report.outcome = first.outcome
                 audit(
                     moderator,
-                    f"report_{action}",
+                    _report_audit_action(action, first.outcome),
                     reason,
                     game=report.game,
                     target_user=report.reported_user,

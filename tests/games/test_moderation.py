@@ -660,6 +660,11 @@ def test_a_kept_sanction_tells_the_reporter_what_is_true(
     with django_capture_on_commit_callbacks(execute=True):
         client.post("/moderation/", {"report": report.pk, "action": "suspend", "reason": "rude", "days": 7})
     assert Report.objects.get(pk=report.pk).outcome == "kept"
+    # The audit log says what was done, not what was clicked: the report closed with the ban kept.
+    assert set(AuditEntry.objects.filter(action__startswith="report_").values_list("action", flat=True)) == {
+        "report_kept"
+    }
+    assert "Report: sanction kept" in client.get("/moderation/audit/").content.decode()
     told = next(m for m in mailoutbox if m.to == [alice.email])
     assert "suspended" not in told.body and "already" in told.body
 
