@@ -68,7 +68,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "catan_site.text_input.RefuseNulMiddleware",
 ]
+
+# No page or endpoint takes files: a file part is refused before anything is stored (catan_site/uploads.py).
+FILE_UPLOAD_HANDLERS = ["catan_site.uploads.RefuseFiles"]
 
 ROOT_URLCONF = "catan_site.urls"
 TEMPLATES = [

@@ -64,6 +64,12 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         except (ValueError, RecursionError):
             return None  # answered as an unknown message, never a dropped socket
 
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        if text_data is None:  # a binary frame: the JSON consumer would raise and drop the socket
+            await self.send_json({"type": "error", "code": "malformed", "message": "Send text frames."})
+            return
+        await super().receive(text_data=text_data, **kwargs)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or content.get("type") != "ping":
             await self.send_json({"type": "error", "code": "unknown_type", "message": "Send {'type': 'ping'}."})

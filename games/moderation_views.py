@@ -115,7 +115,7 @@ def queue(request):
         "reported_user", "reporter", "message", "game"
     )
     if q.get("player"):
-        name = q["player"].replace("\x00", "")
+        name = q["player"]
         reports = reports.filter(
             Q(reported_user__username__icontains=name) | Q(reported_user__display_name__icontains=name)
         )
@@ -152,7 +152,7 @@ def games(request):
     found = selectors.search_games(
         status=q.get("status", ""),
         scenario=q.get("scenario", ""),
-        player=q.get("player", "").replace("\x00", ""),  # PostgreSQL refuses NUL in text
+        player=q.get("player", ""),  # NUL, which PostgreSQL refuses, never gets here (catan_site/text_input.py)
         stalled_days=whole_number(stalled, maximum=36500),
     )
     context = {**_common(request), "games": found, "q": q, "statuses": Game.Status.choices}
@@ -413,9 +413,9 @@ def audit_log(request):
     if q.get("action"):
         entries = entries.filter(action=q["action"])
     if q.get("moderator"):
-        entries = entries.filter(moderator__username__iexact=q["moderator"].replace("\x00", ""))
+        entries = entries.filter(moderator__username__iexact=q["moderator"])
     if q.get("person"):
-        entries = entries.filter(target_user__username__iexact=q["person"].replace("\x00", ""))
+        entries = entries.filter(target_user__username__iexact=q["person"])
     game_id = whole_number(q.get("game"))
     if game_id:
         entries = entries.filter(game_id=game_id)

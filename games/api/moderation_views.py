@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from catan_site.params import whole_number
 
 from .. import selectors
 from ..models import AuditEntry, Game, Report, Sanction
@@ -76,10 +77,7 @@ class GameSearch(ModerationView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request) -> Response:
         q = request.query_params
-        try:
-            stalled = int(q["stalled_days"]) if q.get("stalled_days") else None
-        except ValueError:
-            stalled = None
+        stalled = whole_number(q.get("stalled_days"), maximum=36500)  # a century: past it, a date overflows
         games = selectors.search_games(
             status=q.get("status", ""), scenario=q.get("scenario", ""), player=q.get("player", ""), stalled_days=stalled
         )
@@ -241,7 +239,7 @@ class AuditLog(ModerationView):
         if q.get("moderator"):
             entries = entries.filter(moderator__username__iexact=q["moderator"])
         if q.get("person"):
-            entries = entries.filter(target_user__username__iexact=q["person"].replace("\x00", ""))
+            entries = entries.filter(target_user__username__iexact=q["person"])
         if q.get("game", "").isdigit():
             entries = entries.filter(game_id=int(q["game"]))
         page = Paginator(

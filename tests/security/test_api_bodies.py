@@ -7,6 +7,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -89,3 +90,40 @@ def test_hostile_bodies_through_a_real_server(serve):
     status, body = post(b'{"seat_count": 3, "options": ' + nested(100_000) + b"}")
     assert (status, body["error"]["code"]) == (400, "too_deep")
     assert not Game.objects.exists()
+
+
+def _multipart_with_a_file(size: int) -> tuple[bytes, str]:
+    boundary = "catanboundary"
+    body = (
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"username\"\r\n\r\nzz\r\n"
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nx\r\n"
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"upload\"; filename=\"big.bin\"\r\n"
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode() + b"\0" * size + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def test_a_file_in_a_form_body_is_refused_before_it_is_stored(tmp_path, settings):
+    """No page or endpoint takes files: a file part (not counted by DATA_UPLOAD_MAX_MEMORY_SIZE) was written to a
+    temporary file whatever its size, anonymous callers included, and a game was even created with one attached."""
+    settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
+    body, content_type = _multipart_with_a_file(5 * 1024 * 1024)
+    anonymous = APIClient(raise_request_exception=False)
+    response = anonymous.generic("POST", "/api/token/", body, content_type=content_type)
+    assert response.status_code == 413 and error_code(response) == "too_large"
+    response = client_for(UserFactory()).generic("POST", "/api/games/", body, content_type=content_type)
+    assert response.status_code == 413 and error_code(response) == "too_large"
+    assert not Game.objects.exists()
+    assert list(tmp_path.iterdir()) == []  # nothing was written to disk
+    # The web forms too: a clear 400, not a stored upload.
+    web = Client(raise_request_exception=False)
+    assert web.generic("POST", "/accounts/login/", body, content_type=content_type).status_code == 400
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plain_form_fields_in_a_multipart_body_still_work():
+    """Scripts may post forms as multipart (DRF's test client does): fields without files are read as before."""
+    user = UserFactory(username="formposter", password="the right one")
+    response = APIClient().post("/api/token/", {"username": "formposter", "password": "the right one"})
+    assert response.status_code == 200 and response.json()["token"]
+    assert user.auth_token.key == response.json()["token"]

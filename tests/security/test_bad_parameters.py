@@ -67,3 +67,39 @@ def test_the_moderators_report_queue_and_people_with_nonsense(moderator):
     assert response.status_code in (302, 400)
     alice.refresh_from_db()
     assert alice.is_active
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/moderation/games/?status=%00",
+        "/moderation/games/?scenario=%00",
+        "/moderation/audit/?action=%00",
+        "/moderation/audit/?moderator=%00",
+        "/moderation/?kind=%00",
+        "/api/moderation/games/?stalled_days=99999999999",
+        "/api/moderation/games/?player=%00",
+        "/api/moderation/games/?status=%00",
+        "/api/moderation/games/?scenario=%00",
+        "/api/moderation/audit/?action=%00",
+        "/api/moderation/audit/?moderator=%00",
+        "/api/moderation/audit/?person=%00",
+        "/api/games/?status=%00",
+    ],
+)
+def test_nul_and_huge_numbers_in_any_query_get_a_clear_answer(moderator, url):
+    """Every text parameter, on every page and endpoint: PostgreSQL refuses NUL in text (a DataError, a 500)."""
+    started_game()
+    response = logged_in(moderator).get(url)
+    assert response.status_code in (200, 400), (url, response.status_code)
+    if url.startswith("/api/") and response.status_code == 400:
+        assert response.json()["error"]["code"] == "bad_text"
+
+
+def test_a_nul_in_an_invitation_or_any_form_field_is_refused_with_a_400_and_changes_nothing():
+    game, (alice, _) = started_game()
+    client = logged_in(alice)
+    response = client.post(f"/games/{game.pk}/invite/", {"to": "\x00"})
+    assert response.status_code == 400 and "Bad request" in response.content.decode()
+    response = client.post(f"/games/{game.pk}/settings/", {"report": "1", "reason": "a\x00b", "player": "2"})
+    assert response.status_code == 400

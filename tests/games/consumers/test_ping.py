@@ -45,6 +45,9 @@ async def test_malformed_or_deeply_nested_frames_get_an_answer_not_a_dropped_soc
         for text in ("[" * 100_000 + "]" * 100_000, "{not json", "[1, 2]"):
             await communicator.send_to(text_data=text)
             assert (await communicator.receive_json_from(timeout=5))["type"] == "error"
+        for binary in (b"binary", b'{"type": "ping", "n": 2}'):  # a binary frame dropped the socket
+            await communicator.send_to(bytes_data=binary)
+            assert (await communicator.receive_json_from(timeout=5))["type"] == "error"
         await communicator.send_json_to({"type": "ping", "n": 1})
         assert (await communicator.receive_json_from(timeout=5))["type"] == "pong"
     finally:
