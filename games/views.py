@@ -148,21 +148,24 @@ def login_link(request, token: str):
 
 
 def email_action(request, code: str, verb: str):
-    """A decision from an email's link: GET shows one button (mail scanners open links), POST plays it."""
+    """A decision from an email's link: GET shows one button (mail scanners open links), POST plays it. A stale
+    link (its decision made, or the game moved on) says so at once, with no button."""
     try:
         notification = services.email_actions.notification_for(code)
     except GameError:
-        return render(request, "games/not_found.html", status=404)
-    context = {"game": notification.game, "label": VERB_LABELS.get(verb, ""), "verb": verb}
+        return render(request, "games/email_action.html", {"invalid": True}, status=404)
     if verb not in VERB_LABELS:
-        return render(request, "games/not_found.html", status=404)
-    if request.method == "POST":
-        try:
+        return render(request, "games/email_action.html", {"invalid": True}, status=404)
+    context = {"game": notification.game, "label": VERB_LABELS[verb], "verb": verb}
+    try:
+        if request.method == "POST":
             services.email_actions.decide_from_email(code=code, verb=verb)
-        except GameError as error:
-            context["error"] = error.message
-            return render(request, "games/email_action.html", context, status=error.status)
-        context["done"] = True
+            context["done"] = True
+        else:
+            services.email_actions.check_open(notification, verb)
+    except GameError as error:
+        context["error"] = error.message
+        return render(request, "games/email_action.html", context, status=error.status)
     return render(request, "games/email_action.html", context)
 
 

@@ -16,7 +16,7 @@ from rules.constants import RESOURCES
 from .. import access, notifications
 from ..autoplay import offered_verbs, standing_order_action
 from ..errors import GameError
-from ..models import Game, Move, Notification
+from ..models import Game, Move, Notification, Seat
 from .moves import MoveResult, move_submit
 
 VERBS = ("accept", "reject", "roll", "end", "discard")
@@ -59,14 +59,8 @@ def decide_from_email(*, code: str, verb: Any) -> MoveResult:
     notification = notification_for(code)
     user = notification.user
     for _attempt in range(3):
-        game, held = access.player_seat(game_id=notification.game_id, user=user)
-        seat = held.index
-        if game.status != Game.Status.ACTIVE or not _still_asked(notification, game.seq, seat):
-            raise _already_decided()
-        state = rules.load(game.state)
-        if verb not in offered_verbs(state, seat):
-            raise _already_decided()
-        action = _action(state, seat, verb, held.standing_orders or {})
+        game, held, state = _open_decision(notification, verb)
+        action = _action(state, held.index, verb, held.standing_orders or {})
         try:
             result = move_submit(game_id=game.pk, user=user, action=action, expected_seq=game.seq)
         except GameError as error:
@@ -76,6 +70,24 @@ def decide_from_email(*, code: str, verb: Any) -> MoveResult:
         notifications.create_after_email_decision(game.pk, user)
         return result
     raise _already_decided()
+
+
+def check_open(notification: Notification, verb: Any) -> None:
+    """Read-only: raises "already decided" (or another GameError) unless a POST of `verb` from this email's link
+    would still be played. The link's page offers its button only then."""
+    _open_decision(notification, verb)
+
+
+def _open_decision(notification: Notification, verb: Any) -> tuple[Game, Seat, rules.State]:
+    """The game, the reader's seat and the state, if the game still waits on the decision the email was about and
+    offers `verb` to the reader; else "already decided"."""
+    game, held = access.player_seat(game_id=notification.game_id, user=notification.user)
+    if game.status != Game.Status.ACTIVE or not _still_asked(notification, game.seq, held.index):
+        raise _already_decided()
+    state = rules.load(game.state)
+    if verb not in offered_verbs(state, held.index):
+        raise _already_decided()
+    return game, held, state
 
 
 # Moves by others that leave a decision asked of several people at once (a trade offer's replies, the discards

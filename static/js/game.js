@@ -1142,6 +1142,23 @@ function histogram(history) {
   return svg;
 }
 
+// Rematch and "back to my games" (the page's own buttons, after the results in its HTML) go right under the winner,
+// in view without scrolling, the results below. The parser already split the template's <p> around the rematch
+// <form> (a form closes an open p), so the buttons are gathered into one row of their own, once.
+function gameOverActions(section, body) {
+  const found = section.querySelector(".game-over-actions");
+  if (found) return found;
+  const row = node("div", { class: "button-row game-over-actions", id: "game-over-actions" });
+  for (const child of [...section.children]) {
+    if (child === body) continue;
+    if (child.tagName === "P") {
+      row.append(...child.children);
+      child.remove();
+    } else row.append(child);
+  }
+  return row;
+}
+
 function renderGameOver() {
   const section = $("game-over");
   const body = $("game-over-body");
@@ -1154,12 +1171,13 @@ function renderGameOver() {
   // Bring the results into view when the game ends under the player's eyes, not when a finished game is opened.
   const justEnded = section.hidden && app.playing;
   section.hidden = false;
+  const actions = gameOverActions(section, body);
   body.replaceChildren();
-  body.append(node("h2", { id: "winner", text: t("winner", { who: seatName(view.winner) }) }));
+  body.append(node("h2", { id: "winner", text: t("winner", { who: seatName(view.winner) }) }), actions);
   const table = node("table", { class: "final-scores", id: "final-scores" });
   table.append(node("thead", {}, node("tr", {},
-    node("th", { text: t("player") }), node("th", { text: t("victory_points") }),
-    node("th", { text: t("vp_cards") }), node("th", { text: t("awards") }))));
+    node("th", { text: t("player") }), node("th", { class: "num", text: t("victory_points") }),
+    node("th", { class: "num", text: t("vp_cards") }), node("th", { text: t("awards") }))));
   const tbody = node("tbody");
   const seats = [...view.seats].sort((a, b) => (b.victory_points ?? 0) - (a.victory_points ?? 0));
   for (const s of seats) {
