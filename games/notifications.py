@@ -17,6 +17,7 @@ import cairosvg
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import Max, Q
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -152,9 +153,27 @@ def _create_rows(
         Notification.objects.filter(
             game=game, user=user, sent_at__isnull=True, dropped_at__isnull=True, kind__in=DECISION_KINDS
         ).exclude(pk=notification.pk).update(dropped_at=moment)
+        _absorb_timeouts(notification, moment)
         if not notification.digest and notification.send_after <= moment:
             ids.append(notification.pk)
     return ids
+
+
+def _absorb_timeouts(notification: Notification, moment: datetime) -> None:
+    """Fold the reader's unsent timeout notices of this game into `notification`, whose email then says first what
+    the timeout played (`render` lists the timeout moves no earlier email told): one email, not two in the same
+    minute. Only when it goes as soon as they would (not a digest, not held by quiet hours), and never a notice
+    already sent or being sent (claimed): that one stands, and the next email does not repeat it."""
+    if notification.digest or notification.kind == Notification.Kind.TIMEOUT:
+        return
+    Notification.objects.filter(
+        game_id=notification.game_id,
+        user_id=notification.user_id,
+        kind=Notification.Kind.TIMEOUT,
+        sent_at__isnull=True,
+        dropped_at__isnull=True,
+        send_after__gte=notification.send_after,
+    ).exclude(claimed_until__gt=moment).update(dropped_at=moment)
 
 
 def create_after_email_decision(game_id: int, user) -> None:
@@ -173,9 +192,11 @@ def create_after_email_decision(game_id: int, user) -> None:
         outbox.notifications_due_after_commit(ids)
 
 
-def create_single(game: Game, user, kind: str) -> None:
+def create_single(game: Game, user, kind: str, seq: int | None = None) -> None:
     """One row for one user (a timeout notice, the start, chat), queued after commit. Chat waits in one row per
-    player and game until sent."""
+    player and game until sent. `seq`: the move the row is about (default the game's; a timeout's notice comes
+    after the moves it played). A timeout notice while the reader's decision email still waits, unsent, for a
+    decision they still owe is folded into a decision email (at most one pending email per player and game)."""
     if user is None or game.clock != Game.Clock.ASYNC or user.notify == user.Notify.NONE or not user.email:
         return
     if not user.is_active:  # a suspended or banned account cannot act on a game email
@@ -185,9 +206,10 @@ def create_single(game: Game, user, kind: str) -> None:
     ).exists():
         return
     moment = clock.now()
+    seq = game.seq if seq is None else seq
     notification, created = Notification.objects.get_or_create(
         game=game,
-        seq=game.seq,
+        seq=seq,
         user=user,
         kind=kind,
         defaults={
@@ -196,8 +218,36 @@ def create_single(game: Game, user, kind: str) -> None:
             "digest": user.notify == user.Notify.DIGEST and kind not in IMMEDIATE_KINDS,
         },
     )
-    if created and not notification.digest and notification.send_after <= moment:
+    if not created:
+        return
+    if kind == Notification.Kind.TIMEOUT:
+        _merge_into_waiting_decision(game, user, seq, moment)
+        notification.refresh_from_db(fields=["dropped_at"])
+    if notification.dropped_at is None and not notification.digest and notification.send_after <= moment:
         outbox.notifications_due_after_commit([notification.pk])
+
+
+def _merge_into_waiting_decision(game: Game, user, seq: int, moment: datetime) -> None:
+    """A timeout notice while a decision email to the same reader waits unsent: one email for both, about the
+    decision they owe now (a fresh row at move `seq`, whose links are current; it replaces the older one)."""
+    waiting = Notification.objects.filter(
+        game=game, user=user, sent_at__isnull=True, dropped_at__isnull=True, kind__in=DECISION_KINDS
+    ).exclude(claimed_until__gt=moment)
+    if not waiting.exists():
+        return
+    current = Game.objects.only("state", "status").get(pk=game.pk)
+    seat = game.seats.select_related("user").filter(user=user).first()
+    if current.status != Game.Status.ACTIVE or not current.state or seat is None:
+        return
+    state = rules.load(current.state)
+    if seat.index not in rules.to_move(state):
+        return  # the waiting email is stale (dropped when its turn comes): the timeout notice goes alone
+    row = waiting.filter(seq=seq, kind=decision_kind(state, seat.index)).first()
+    if row is not None:  # already about the current position
+        _absorb_timeouts(row, moment)
+        return
+    ids = _create_rows(game, state, seq, {seat.index: seat}, [seat.index], None)
+    outbox.notifications_due_after_commit(ids)
 
 
 def unsubscribe_headers(user) -> dict[str, str]:
@@ -220,6 +270,18 @@ def seat_deadline(seat, state: rules.State) -> datetime | None:
     return seat.deadline
 
 
+def emailed_up_to(notification: Notification) -> int:
+    """The last move the other emails to this reader about this game told them of (each tells up to its own row's
+    move): those sent, and those being sent now. 0 before the first; digests list games, not moves."""
+    now = clock.now()
+    others = (
+        Notification.objects.filter(game_id=notification.game_id, user_id=notification.user_id, digest=False)
+        .filter(Q(sent_at__isnull=False) | Q(claimed_until__gt=now, dropped_at__isnull=True))
+        .exclude(pk=notification.pk)
+    )
+    return others.aggregate(seq=Max("seq"))["seq"] or 0
+
+
 def render(notification: Notification) -> EmailMultiAlternatives:
     game = notification.game
     user = notification.user
@@ -230,9 +292,9 @@ def render(notification: Notification) -> EmailMultiAlternatives:
     with translation.override(user.language):
         view = rules.view(state, index)
         names = seat_names(game)
-        timed_out_lines = []
-        if notification.kind == Notification.Kind.TIMEOUT:
-            timed_out_lines = timed_out(game, user.pk, notification.seq)
+        # Each email tells what happened up to its own move, from where the earlier emails to its reader stopped.
+        upto, after = notification.seq, emailed_up_to(notification)
+        timed_out_lines, timed_out_seqs = timed_out(game, index, after, upto)
         chat = []
         if notification.kind == Notification.Kind.CHAT:
             recent = game.chat.filter(hidden=False).exclude(user=user).select_related("user").order_by("-created_at")
@@ -249,7 +311,7 @@ def render(notification: Notification) -> EmailMultiAlternatives:
             "decision": _decision(view, notification.kind, names),
             "timed_out": timed_out_lines,
             "chat": chat,
-            "lines": since_last_turn(game, index) if index is not None else [],
+            "lines": since_last_turn(game, index, after, upto, timed_out_seqs) if index is not None else [],
             "link": login_url(user, game.pk),
             "unsubscribe": unsubscribe_url(user),
             "deadline": seat_deadline(seat, state),

@@ -105,26 +105,64 @@ def decision(view: dict[str, Any], kind: str, names: dict[int, str]) -> str:
     return ""
 
 
-def timed_out(game: Game, user_id: int, since_seq: int) -> list[str]:
-    """What a timeout played for this player after move `since_seq`."""
+# A set-up turn ends with its road (or ship); a turn of the game with "end_turn".
+SETUP_TURN_ENDS = ("build_road", "build_ship")
+
+
+def turn_ended(game: Game, seat: int, upto: int) -> int:
+    """The move (seq) that ended this seat's last turn up to move `upto`, whoever made it: the person, a timeout,
+    a standing order, a link in an email. 0 before the seat's first turn ended."""
+    moves = Move.objects.filter(game=game, seat=seat, seq__lte=upto)
+    end = moves.filter(action__type="end_turn").order_by("-seq").values_list("seq", flat=True).first()
+    if end is not None:
+        return end
+    # No turn of the game ended yet: the set-up's last road (moves before the first roll are the set-up).
+    first_roll = Move.objects.filter(game=game, action__type="roll").order_by("seq").values_list("seq", flat=True)
+    setup = moves.filter(action__type__in=SETUP_TURN_ENDS)
+    if (roll := first_roll.first()) is not None:
+        setup = setup.filter(seq__lt=roll)
+    return setup.order_by("-seq").values_list("seq", flat=True).first() or 0
+
+
+def timed_out(game: Game, seat: int | None, after: int, upto: int) -> tuple[list[str], set[int]]:
+    """What timeouts played for this seat in moves `after` < seq <= `upto`, and those moves' seqs. Never before the
+    seat's own last move (the person was at the board, or answered an email, then). A seat handed to a bot by its
+    timeout ("replace") is no longer the reader's (`seat` None): the moves that replaced a seat are listed."""
+    moves = Move.objects.filter(game=game, seq__gt=after, seq__lte=upto, cause="timeout")
+    if seat is not None:
+        own = Move.objects.filter(game=game, seat=seat, seq__lte=upto, cause="player")
+        last_own = own.order_by("-seq").values_list("seq", flat=True).first() or 0
+        moves = moves.filter(seat=seat, seq__gt=last_own)
     names = seat_names(game)
-    lines = []
-    for move in Move.objects.filter(game=game, seq__gt=since_seq, cause="timeout").order_by("seq")[:40]:
-        for event in rules.events_for(move.events, None):
-            line = describe(event, names, None)
+    lines, seqs = [], set()
+    for move in moves.order_by("seq")[:40]:
+        if seat is None and not any(e.get("type") == "seat_replaced" for e in move.events):
+            continue
+        seqs.add(move.seq)
+        for event in rules.events_for(move.events, seat):
+            line = describe(event, names, seat)
             if line and event["type"] != "timeout":
                 lines.append(line)
-    return lines
+    return lines, seqs
 
 
-def since_last_turn(game: Game, seat: int) -> list[str]:
-    """What happened since this seat's last turn ended (not merely its last move): rolls, gains and losses, what
-    others built and traded."""
+def since_last_turn(game: Game, seat: int, after: int = 0, upto: int | None = None, skip=()) -> list[str]:
+    """What happened since this seat's previous turn ended (not merely its last move): rolls, gains and losses,
+    what others built and traded. Runs over the moves after the later of
+    - the end of the seat's last turn (`turn_ended`: its end_turn, or the road closing a set-up turn), whoever
+      played it (the person, a timeout, a standing order, an email link); the seat's own moves out of turn
+      meanwhile (a discard, a trade reply) do not restart it;
+    - move `after`: what an earlier email to the reader already covered, never listed twice;
+    up to move `upto` (the email's own move: the next email starts there). `skip`: moves listed elsewhere in
+    the same email (what a timeout played for the reader)."""
+    if upto is None:
+        upto = Move.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
+    start = max(turn_ended(game, seat, upto), after)
     names = seat_names(game)
-    ends = Move.objects.filter(game=game, seat=seat, action__type="end_turn").order_by("-seq")
-    last = ends.values_list("seq", flat=True).first() or 0
     lines = []
-    for move in Move.objects.filter(game=game, seq__gt=last).order_by("seq")[:200]:
+    for move in Move.objects.filter(game=game, seq__gt=start, seq__lte=upto).order_by("seq")[:200]:
+        if move.seq in skip:
+            continue
         for event in rules.events_for(move.events, seat):
             line = describe(event, names, seat)
             if line:

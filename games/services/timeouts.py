@@ -85,7 +85,11 @@ def _time_out(game: Game, seats: dict[int, Any], due: list[int]) -> str:
                 )
         else:
             _play_out(game.pk, seat, policy, prefix)
-        notifications.create_single(game, user, Notification.Kind.TIMEOUT)
+        if game.clock == Game.Clock.ASYNC:
+            # The notice is about the moves just played: its row is at the last of them (`game` still holds the
+            # seq before them), so the next email to this player starts after them.
+            seq = Game.objects.values_list("seq", flat=True).get(pk=game.pk)
+            notifications.create_single(game, user, Notification.Kind.TIMEOUT, seq=seq)
     return f"timeout:{policy}"
 
 
