@@ -568,11 +568,31 @@ function boardLegal() {
 
 function renderCosts() {
   const list = $("costs");
-  if (!list || list.childElementCount) return;
+  if (!list) return;
+  if (!list.childElementCount) drawCosts(list);
+  // Each piece the hand cannot pay for is greyed, with what is missing; its chips missing from the hand too.
+  const mine = me();
+  for (const li of list.children) {
+    const cost = COSTS[li.dataset.piece];
+    const missing = mine ? Object.fromEntries(Object.entries(cost)
+      .map(([r, n]) => [r, Math.max(0, n - (mine.resources[r] || 0))]).filter(([, n]) => n > 0)) : {};
+    const short = Object.keys(missing).length > 0;
+    li.classList.toggle("short", short);
+    li.title = short ? t("cost_missing", { cards: Object.entries(missing).map(([r, n]) => `${n} ${t(r)}`).join(", ") }) : "";
+    const left = { ...missing };
+    for (const chip of [...li.querySelectorAll(".cost-chip")].reverse()) {
+      const r = chip.dataset.resource;
+      chip.classList.toggle("missing", left[r] > 0);
+      if (left[r] > 0) left[r] -= 1;
+    }
+  }
+}
+
+function drawCosts(list) {
   for (const [piece, cost] of Object.entries(COSTS)) {
     if (piece === "ship" && !app.view.seafarers) continue;
     const chips = Object.entries(cost).flatMap(([r, n]) => Array.from({ length: n }, () =>
-      node("span", { class: `cost-chip res-${r}`, title: t(r), "aria-label": t(r) }, resourceIcon(r))));
+      node("span", { class: `cost-chip res-${r}`, "data-resource": r, title: t(r), "aria-label": t(r) }, resourceIcon(r))));
     list.append(node("li", { "data-piece": piece },
       node("span", { class: "cost-name", text: t(piece === "development" ? "development_card" : `build_${piece}`) }),
       node("span", { class: "cost-cards" }, ...chips),

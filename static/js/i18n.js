@@ -104,6 +104,7 @@ const STRINGS = {
   gain_ship: gettext("Longest trade route"),
   gain_settlement: gettext("1 VP"),
   gain_city: gettext("2 VP"),
+  cost_missing: gettext("Missing: {cards}"),
   gain_development: gettext("Knight, progress or VP"),
   why_use_spots: gettext("Place it on a lit spot of the board"),
   clock_title: gettext("Time left for {who} to move"),

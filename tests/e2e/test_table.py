@@ -104,6 +104,26 @@ class TableTests(BrowserCase):
         with self.reporting(page):
             self.play_a_turn_checking_the_screen(page)
 
+    @staticmethod
+    def check_cost_card(page) -> None:
+        """Each piece the hand cannot pay for is greyed on the cost card, with what is missing."""
+        rows = page.evaluate(
+            """() => {
+                 const hand = Object.fromEntries([...document.querySelectorAll('#hand .res-card')]
+                   .map((c) => [c.dataset.resource, Number(c.querySelector('.res-count').textContent)]));
+                 return [...document.querySelectorAll('#costs li')].map((li) => {
+                   const need = {};
+                   for (const chip of li.querySelectorAll('.cost-chip'))
+                     need[chip.dataset.resource] = (need[chip.dataset.resource] || 0) + 1;
+                   const affordable = Object.entries(need).every(([r, n]) => (hand[r] || 0) >= n);
+                   return [li.dataset.piece, affordable, li.classList.contains('short'), li.title];
+                 });
+               }"""
+        )
+        assert rows and all(short == (not affordable) for _piece, affordable, short, _title in rows), rows
+        assert all(title.startswith("Missing: ") for _piece, _affordable, short, title in rows if short), rows
+        assert any(short for _piece, _affordable, short, _title in rows), rows  # a city needs 5 cards after set-up
+
     def play_a_turn_checking_the_screen(self, page) -> None:
         self.sign_up(page, "laptop")
         self.check_pages(page)
@@ -121,6 +141,7 @@ class TableTests(BrowserCase):
         # Build buttons stay in the bar, greyed with the reason, and the cost card lists what each piece takes.
         assert page.get_attribute("#btn-build-road", "data-reason") == "Roll the dice first"
         assert page.locator("#costs li").count() == 4
+        self.check_cost_card(page)
         page.click("#btn-roll:enabled")
         page.wait_for_selector(
             "#btn-end-turn:enabled, .legal-spot[data-action*='move_robber'], #dialog-confirm", timeout=10000
