@@ -5,7 +5,6 @@ with what its seat sees."""
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import random
 import time
@@ -26,6 +25,8 @@ from rules.position import PHASES as DESCRIBED_PHASES
 from rules.scenarios import load_map
 from rules.testing import fix_dice
 
+from .bot_positions import after_set_up as _after_set_up
+from .bot_positions import main_phase as _main_phase
 from .playouts import Log, random_playout, replay
 
 
@@ -268,33 +269,6 @@ def test_levels_beat_random_bots():
 
 
 # --- decisions ----------------------------------------------------------------------------------------
-
-
-@functools.cache
-def _set_up_game(seed: int, players: int) -> str:
-    """A base game just after set-up, played by medium bots with seat 0 first, the first player about to roll:
-    its description as JSON, so that each caller gets its own copy."""
-    state = rules.new_game("base", players, seed=seed, options={"seat_order": "fixed"})
-    bots = [MediumBot(seed=s) for s in range(players)]
-    while state.phase != "roll":
-        seat = rules.to_move(state)[0]
-        rules.apply(state, seat, choose_for(state, seat, bots[seat]))
-    return json.dumps(rules.describe(state))
-
-
-def _after_set_up(hands: dict[int, list[int]] | None = None, seed: int = 11, players: int = 4) -> dict[str, Any]:
-    """The description of `_set_up_game` with these seats' hands instead (the bank holds the rest)."""
-    description = json.loads(_set_up_game(seed, players))
-    for seat, hand in (hands or {}).items():
-        description["seats"][seat]["hand"] = dict(zip(RESOURCES, hand, strict=True))
-    del description["bank"]
-    return description
-
-
-def _main_phase(hands: dict[int, list[int]] | None = None, **fields: Any) -> rules.State:
-    """The game just after set-up in the first player's main phase, dice 3 and 3 shown (no 7), with these hands;
-    `fields` replace more of the description."""
-    return rules.position({**_after_set_up(hands), "phase": "main", "dice": [3, 3], **fields})
 
 
 def _line_of_roads(description: dict[str, Any], seat: int, length: int) -> list[int]:

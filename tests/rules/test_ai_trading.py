@@ -3,46 +3,18 @@ their goal), refuse one that lowers it, and never make again, in the same turn, 
 
 from __future__ import annotations
 
-import functools
-import json
 import random
-from typing import Any
 
 import rules
-from rules.ai import MediumBot, choose_for, move_for
 from rules.ai import heuristics as hx
+from rules.ai import move_for
 from rules.ai.medium import decide
 from rules.ai.obs import Obs
 from rules.constants import RESOURCES
 
+from .bot_positions import main_phase as _main_phase
+
 GRAIN, WOOL = RESOURCES.index("grain"), RESOURCES.index("wool")
-
-
-@functools.cache
-def _set_up_game(seed: int, players: int) -> str:
-    """A base game just after set-up, played by medium bots with seat 0 first, the first player about to roll:
-    its description as JSON, so that each caller gets its own copy."""
-    state = rules.new_game("base", players, seed=seed, options={"seat_order": "fixed"})
-    bots = [MediumBot(seed=s) for s in range(players)]
-    while state.phase != "roll":
-        seat = rules.to_move(state)[0]
-        rules.apply(state, seat, choose_for(state, seat, bots[seat]))
-    return json.dumps(rules.describe(state))
-
-
-def _after_set_up(hands: dict[int, list[int]] | None = None, seed: int = 11, players: int = 4) -> dict[str, Any]:
-    """The description of `_set_up_game` with these seats' hands instead (the bank holds the rest)."""
-    description = json.loads(_set_up_game(seed, players))
-    for seat, hand in (hands or {}).items():
-        description["seats"][seat]["hand"] = dict(zip(RESOURCES, hand, strict=True))
-    del description["bank"]
-    return description
-
-
-def _main_phase(hands: dict[int, list[int]] | None = None) -> rules.State:
-    """A four-player game just after set-up in the first player's main phase, dice 3 and 3 shown (no 7), no
-    offer open, with these seats' hands."""
-    return rules.position({**_after_set_up(hands), "phase": "main", "dice": [3, 3]})
 
 
 def goal_cost(state: rules.State, seat: int) -> tuple[int, ...]:
