@@ -28,6 +28,7 @@ def game_log(game: Game) -> dict[str, Any]:
         "options": game.options,
         "commitment": game.seed_commitment,
         "seed": str(game.seed),  # 62 bits: as a string, JSON readers lose no digit
+        "salt": game.seed_salt,  # hashed with the seed into the commitment
         "moves": [
             {"seq": seq, "seat": seat, "action": action, "events": events}
             for seq, seat, action, events in Move.objects.filter(game=game)
@@ -46,7 +47,9 @@ def verify(game: Game) -> dict[str, Any]:
         return result
     log = game_log(game)
     replay = verify_log(log)
-    result.update(verifiable=True, seed=str(game.seed), **{k: replay[k] for k in ("commitment_ok", "rolls")})
+    result.update(
+        verifiable=True, seed=str(game.seed), salt=game.seed_salt, **{k: replay[k] for k in ("commitment_ok", "rolls")}
+    )
     result["mismatches"] = replay["mismatches"] + ([{"error": replay["error"]}] if replay["error"] else [])
     result["final_state_ok"] = False
     if not result["mismatches"]:

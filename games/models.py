@@ -67,6 +67,8 @@ class Game(models.Model):
     # Chance: the seed stays secret until the game ends; its hash is public from the start.
     seed = models.BigIntegerField(null=True, blank=True)
     seed_commitment = models.CharField(max_length=64, blank=True)
+    # Hashed with the seed into the commitment, revealed with it at the end (rules.chance.seed_commitment).
+    seed_salt = models.CharField(max_length=64, blank=True, default="")
     state = JSONTextField(null=True, blank=True)  # rules.dump() of the current position
     seq = models.PositiveIntegerField(default=0)  # number of accepted moves
     deadline = models.DateTimeField(null=True, blank=True)  # when the current decision times out (async)

@@ -68,6 +68,7 @@ def game_view(game: Game, user) -> dict[str, Any]:
         "seed_commitment": game.seed_commitment,
         # A string: the seed has 62 bits and JavaScript numbers only 53, so a number would be shown rounded.
         "seed": str(game.seed) if seed_revealed(game) else None,
+        "seed_salt": game.seed_salt if seed_revealed(game) else None,
         # A paused game's clocks stand still: no deadline shows until it resumes.
         "deadline": game.deadline.isoformat() if game.deadline and game.status == Game.Status.ACTIVE else None,
         "timeout_policy": game.timeout_policy,

@@ -71,6 +71,11 @@ def shuffle(stream: int, items: MutableSequence[T]) -> int:
     return stream
 
 
-def seed_commitment(seed: int) -> str:
-    """The public hash of a seed: published when a game starts, checked against the seed revealed at its end."""
-    return hashlib.sha256(f"catan-seed:{seed}".encode()).hexdigest()
+def seed_commitment(seed: int, salt: str = "") -> str:
+    """The public hash of a seed: published when a game starts, checked against the seed revealed at its end.
+
+    A seed has 62 bits: hashed alone, 2^62 guesses would find it (and every future roll) from the commitment. The
+    server hashes it with a secret salt of 128 bits, revealed with the seed; games committed before salts (no
+    salt) hash the seed alone."""
+    text = f"catan-seed:{seed}:{salt}" if salt else f"catan-seed:{seed}"
+    return hashlib.sha256(text.encode()).hexdigest()

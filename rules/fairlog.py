@@ -47,6 +47,8 @@ def _checked_log(log: Any) -> tuple[int, list[dict[str, Any]]]:
         raise MalformedLog(f"not a game log: the seed is not a whole number: {log['seed']!r}")
     if not isinstance(log["commitment"], str):
         raise MalformedLog("not a game log: the commitment is not a string")
+    if not isinstance(log.get("salt", ""), str):
+        raise MalformedLog("not a game log: the salt is not a string")
     if not isinstance(log["moves"], list):
         raise MalformedLog("not a game log: moves is not a list")
     if log.get("options") is not None and not isinstance(log["options"], dict):
@@ -98,7 +100,7 @@ def verify_log(log: Any) -> dict[str, Any]:
     }
     try:
         seed, moves = _checked_log(log)
-        result["commitment_ok"] = seed_commitment(seed) == log["commitment"]
+        result["commitment_ok"] = seed_commitment(seed, log.get("salt") or "") == log["commitment"]
         try:
             state = new_game(
                 scenario=log["scenario"], players=log["players"], seed=seed, options=log.get("options") or {}

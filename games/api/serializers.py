@@ -89,6 +89,9 @@ class GameDetailSerializer(serializers.Serializer):
     your_seat = serializers.IntegerField(allow_null=True)
     seed_commitment = serializers.CharField()
     seed = serializers.CharField(allow_null=True, help_text="revealed at the end; a string (62 bits)")
+    seed_salt = serializers.CharField(
+        allow_null=True, allow_blank=True, help_text="revealed with the seed: the commitment hashes both"
+    )
     deadline = serializers.CharField(allow_null=True)
     timeout_policy = serializers.CharField()
     seats = serializers.ListField(child=serializers.DictField())

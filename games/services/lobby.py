@@ -211,7 +211,8 @@ def game_start(*, game_id: int, user: Any) -> Game:
             raise GameError("seats_open", _("Every seat needs a player or a bot."), status=409)
         game.seed = secrets.randbits(62)
         state = rules.new_game(scenario=game.scenario, players=game.seat_count, seed=game.seed, options=game.options)
-        game.seed_commitment = seed_commitment(game.seed)
+        game.seed_salt = secrets.token_hex(16)
+        game.seed_commitment = seed_commitment(game.seed, game.seed_salt)
         game.state = rules.dump(state)
         game.status = Game.Status.ACTIVE
         game.started_at = timezone.now()

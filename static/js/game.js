@@ -275,6 +275,7 @@ function handle(frame) {
       app.pauseNote = frame.pause_note || "";
       app.seed = frame.seed ?? null;
       app.seedCommitment = frame.seed_commitment ?? null;
+      app.seedSalt = frame.seed_salt ?? "";
       takeClock(frame);
       render();
       if (app.chat.size) renderChat(); // the seats (whose lines are ours) may have changed
@@ -1216,7 +1217,9 @@ function renderGameOver() {
     node("p", { class: "muted small", text: t("histogram_legend") }));
   if (app.seed !== null && app.seed !== undefined) {
     // The seed arrives as a string (62 bits do not fit a JavaScript number) and is shown exactly as sent.
-    body.append(node("p", { class: "muted small", id: "seed" , text: t("seed_revealed", { seed: String(app.seed), commitment: app.seedCommitment || "–" }) }),
+    body.append(node("p", { class: "muted small", id: "seed" , text: app.seedSalt
+      ? t("seed_revealed_salted", { seed: String(app.seed), salt: app.seedSalt, commitment: app.seedCommitment || "–" })
+      : t("seed_revealed", { seed: String(app.seed), commitment: app.seedCommitment || "–" }) }),
       node("p", { class: "small" }, node("a", { href: `/games/${gameId}/verify/`, text: t("check_dice") })));
   }
   if (justEnded) section.scrollIntoView({ behavior: "smooth", block: "start" });

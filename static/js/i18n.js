@@ -213,6 +213,7 @@ const STRINGS = {
   histogram: gettext("Dice rolled this game"),
   histogram_legend: gettext("Bars: times rolled. Dashed lines: what fair dice would give on average."),
   histogram_bar: gettext("{n}: rolled {count} times (expected {expected})"),
+  seed_revealed_salted: gettext("Seed: {seed}, salt: {salt} (published commitment: {commitment}). Replay the game from them to check every roll."),
   seed_revealed: gettext("Seed: {seed} (published commitment: {commitment}). Replay the game from it to check every roll."),
   check_dice: gettext("Check every roll on the fair dice page"),
   chat_hidden: gettext("(message hidden by a moderator)"),

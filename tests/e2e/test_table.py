@@ -276,7 +276,8 @@ class TableTests(BrowserCase):
                             events=[event])
 
     def check_end(self, page) -> None:
-        assert str(BIG_SEED) in page.inner_text("#seed")
+        seed = page.inner_text("#seed")
+        assert str(BIG_SEED) in seed and Game.objects.order_by("-pk").first().seed_salt in seed
         monopoly = page.locator("#game-log li[data-type=played_monopoly]")
         monopoly.wait_for(timeout=10000)
         line = monopoly.inner_text()

@@ -222,3 +222,30 @@ def test_a_missing_file_gets_a_clear_message_and_exit_code_2(tmp_path):
     command = [sys.executable, "-m", "rules.fairlog", str(tmp_path / "nowhere.json")]
     checked = subprocess.run(command, capture_output=True, text=True, env=env)
     assert checked.returncode == 2 and "Traceback" not in checked.stderr and "nowhere.json" in checked.stdout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_commitment_hides_the_seed_behind_a_secret_salt_revealed_with_it(tmp_path):
+    """The seed has 62 bits (the engine's), too few to stay hidden behind a bare hash: 2^62 SHA-256 guesses
+    would give every future roll. The commitment hashes the seed with a 128-bit salt, published with the seed."""
+    game, (alice, _bob) = started_game()
+    game.refresh_from_db()
+    assert len(game.seed_salt) == 32 and int(game.seed_salt, 16) >= 0
+    assert game.seed_commitment == seed_commitment(game.seed, game.seed_salt) != seed_commitment(game.seed)
+    client = Client()
+    client.force_login(alice)
+    during = client.get(f"/api/games/{game.pk}/", HTTP_ACCEPT="application/json").json()
+    assert during["seed"] is None and during["seed_salt"] is None
+    assert game.seed_salt not in json.dumps(during)
+
+    finished, _users = finish_game()
+    finished.refresh_from_db()
+    log = Client().get(f"/api/games/{finished.pk}/log/").json()
+    assert log["salt"] == finished.seed_salt and log["commitment"] == finished.seed_commitment
+    assert verify_log(log)["ok"]
+    assert run_fairlog(tmp_path, json.dumps(log)).returncode == 0
+    shown = Client().get(f"/games/{finished.pk}/verify/").content.decode()
+    assert finished.seed_salt in shown
+    log["salt"] = "0" * 32
+    result = verify_log(log)
+    assert not result["ok"] and not result["commitment_ok"]

@@ -123,7 +123,7 @@ def test_the_seed_stays_secret_until_the_end():
     game, (alice, _) = started_game()
     assert selectors.game_view(game, alice)["seed"] is None
     assert verify(game)["verifiable"] is False
-    assert game.seed_commitment == rules.chance.seed_commitment(game.seed)
+    assert game.seed_commitment == rules.chance.seed_commitment(game.seed, game.seed_salt)
 
 
 SECRET_KEYS = {"seed", "stream", "deck", "hidden_terrain", "hidden_tokens", "token_bag", "hands", "setup_order"}

@@ -154,7 +154,9 @@ def test_views_hide_other_hands(alice, bob):
     assert "resources" in mine["seats"][0] and "resources" not in mine["seats"][1]
     assert all("resources" not in s for s in spectator["view"]["seats"])
     assert spectator["legal"] == [] and spectator["seed"] is None
-    assert spectator["seed_commitment"] == rules.chance.seed_commitment(Game.objects.get(pk=game_id).seed)
+    stored = Game.objects.get(pk=game_id)
+    assert spectator["seed_commitment"] == rules.chance.seed_commitment(stored.seed, stored.seed_salt)
+    assert spectator["seed_salt"] is None
 
 
 def test_chat_is_for_players_and_capped(alice, bob):

@@ -17,7 +17,7 @@ def test_start_creates_the_engine_state_and_publishes_the_seed_hash():
     game, _ = started_game()
     assert game.status == Game.Status.ACTIVE
     assert game.state["schema"] == rules.SCHEMA_VERSION
-    assert game.seed_commitment == rules.chance.seed_commitment(game.seed)
+    assert game.seed_commitment == rules.chance.seed_commitment(game.seed, game.seed_salt)
     assert game.seq == 0
 
 
