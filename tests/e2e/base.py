@@ -15,13 +15,18 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from channels.testing import ChannelsLiveServerTestCase
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.test import override_settings
 
+import rules
+from games.models import Game
+from rules.bots import RandomBot, play_out
 from tests.conftest import missing_service
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 MAIL_DIR = tempfile.mkdtemp(prefix="catan-mail-")
+PASSWORD = "a password for the browser 42"  # `log_in_on` stores it
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -144,6 +149,32 @@ class BrowserCase(ChannelsLiveServerTestCase):
         page.goto(link)
         page.wait_for_url(re.compile(rf"{re.escape(self.live_server_url)}/$"))
         assert page.locator("#new-game").count() == 1
+
+    @staticmethod
+    def finish_stored_game(**fields) -> Game:
+        """Random bots play the newest stored game to its end while it waits on the page's player (nothing else
+        moves), stored finished one move later with `fields`."""
+        game = Game.objects.order_by("-pk").first()
+        state = rules.load(game.state)
+        play_out(state, [RandomBot(seed=seat) for seat in range(game.seat_count)])
+        game.state = rules.dump(state)
+        game.status = Game.Status.FINISHED
+        for name, value in fields.items():
+            setattr(game, name, value)
+        game.seq += 1
+        game.save()
+        return game
+
+    def log_in_on(self, page, user) -> None:
+        """Log `user` in through the site's own form on `page`. The site process checks passwords with the
+        production hashers, not the tests' fast one: the password is stored with one first."""
+        user.password = PBKDF2PasswordHasher().encode(PASSWORD, "saltsaltsalt")
+        user.save(update_fields=["password"])
+        page.goto(f"{self.live_server_url}/accounts/login/")
+        page.fill("input[name=login]", user.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(f"{self.live_server_url}/")
 
     def confirmation_link(self, address: str) -> str:
         for path in sorted(Path(MAIL_DIR).glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import zoneinfo
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 import rules
 from games import services
@@ -18,7 +17,6 @@ from tests.games.test_clock_frames import apart
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "a clock for days"
 ZONE = "Asia/Kolkata"  # half an hour off UTC: a time shown in UTC would not match
 
 
@@ -31,17 +29,10 @@ class EmailClockTests(BrowserCase):
     def test_deadline_and_away_badges_show_in_the_viewer_s_time_zone_and_follow_the_turn(self):
         apart()
         game, (alice, bob) = async_game()
-        # The site process checks passwords with the production hashers, not the tests' fast one.
-        alice.password = PBKDF2PasswordHasher().encode(PASSWORD, "saltsaltsalt")
-        alice.save()
         services.vacation_start(game_id=game.pk, user=bob, days=2)
         context = self.browser.new_context(viewport={"width": 1280, "height": 900}, timezone_id=ZONE)
         page = context.new_page()
-        page.goto(f"{self.live_server_url}/accounts/login/")
-        page.fill("input[name=login]", alice.username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(f"{self.live_server_url}/")
+        self.log_in_on(page, alice)
         page.goto(f"{self.live_server_url}/games/{game.pk}/")
         mine = page.locator('#players li[data-seat="0"] .badge.deadline')
         mine.wait_for(timeout=15000)

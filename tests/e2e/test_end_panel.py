@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-import rules
-from games.models import Game
-from rules.bots import RandomBot, play_out
 from tests.e2e.base import ARTIFACTS, BrowserCase
 
 pytestmark = pytest.mark.e2e
@@ -27,22 +24,12 @@ COLUMNS = """() => {
 
 
 class EndPanelTest(BrowserCase):
-    def finish(self) -> None:
-        """Bots play the stored game to its end, while it waits on this player (nothing else moves)."""
-        game = Game.objects.order_by("-pk").first()
-        state = rules.load(game.state)
-        play_out(state, [RandomBot(seed=seat) for seat in range(game.seat_count)])
-        game.state = rules.dump(state)
-        game.status = Game.Status.FINISHED
-        game.seq += 1
-        game.save()
-
     def test_the_end_panel_aligns_its_scores_and_shows_rematch_without_scrolling(self):
         page = self.new_page(*VIEWPORTS[0])
         with self.reporting(page):
             self.start_game_against_bots(page, "ender")
             self.my_turn(page)
-            self.finish()
+            self.finish_stored_game()
             page.reload()
             page.wait_for_selector("#game-over:not([hidden]) #final-scores tbody tr")
             for width, height in VIEWPORTS:

@@ -4,7 +4,6 @@ game and its chat, read over HTTP."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from games import services
 from tests.e2e.base import BrowserCase
@@ -12,23 +11,14 @@ from tests.games.helpers import started_game
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "no sockets today"
-
 
 class HttpFallbackTests(BrowserCase):
     def test_without_a_socket_the_page_shows_the_game_and_its_chat_over_http(self):
         game, (alice, bob) = started_game(humans=2, bots=1)
-        # The site process checks passwords with the production hashers, not the tests' fast one.
-        alice.password = PBKDF2PasswordHasher().encode(PASSWORD, "saltsaltsalt")
-        alice.save()
         services.chat_post(game_id=game.pk, user=bob, text="anyone there?")
         page = self.new_page()
         page.route_web_socket("**/ws/**", lambda ws: ws.close())  # every socket refused, as by a broken proxy
-        page.goto(f"{self.live_server_url}/accounts/login/")
-        page.fill("input[name=login]", alice.username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(f"{self.live_server_url}/")
+        self.log_in_on(page, alice)
         page.goto(f"{self.live_server_url}/games/{game.pk}/")
         page.locator("#chat-log li", has_text="anyone there?").wait_for(timeout=15000)
         page.locator("#prompt-text", has_text="Loading").wait_for(state="detached", timeout=15000)

@@ -10,7 +10,6 @@ import pytest
 
 import rules
 from games.models import Game, Move
-from rules.bots import RandomBot, play_out
 from tests.e2e.base import ARTIFACTS, BrowserCase
 
 pytestmark = pytest.mark.e2e
@@ -263,14 +262,7 @@ class TableTests(BrowserCase):
 
     def finish_with_a_monopoly(self) -> None:
         """Bots play the stored game to its end; the last move is a Monopoly that took grain from two seats."""
-        game = Game.objects.order_by("-pk").first()
-        state = rules.load(game.state)
-        play_out(state, [RandomBot(seed=seat) for seat in range(game.seat_count)])
-        game.state = rules.dump(state)
-        game.status = Game.Status.FINISHED
-        game.seed = BIG_SEED
-        game.seq += 1
-        game.save()
+        game = self.finish_stored_game(seed=BIG_SEED)
         event = {"type": "played_monopoly", "seat": 1, "resource": "grain", "taken": {"0": 2, "2": 1}}
         Move.objects.create(game=game, seq=game.seq, seat=1, action={"type": "play_monopoly", "resource": "grain"},
                             events=[event])

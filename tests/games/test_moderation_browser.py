@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from games import services
 from games.models import ChatMessage, Report, SeatOffer
@@ -17,34 +16,20 @@ from tests.games.helpers import started_game
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "moderate me please"
-
-
-def with_password(user):
-    # The site process checks passwords with the production hashers, not the tests' fast one.
-    user.password = PBKDF2PasswordHasher().encode(PASSWORD, "saltsaltsalt")
-    user.save()
-    return user
-
 
 class ModerationBrowserTests(BrowserCase):
     def log_in(self, user):
         page = self.new_page()
-        page.goto(f"{self.live_server_url}/accounts/login/")
-        page.fill("input[name=login]", user.username)
-        page.fill("input[name=password]", PASSWORD)
-        page.click("form button[type=submit]")
-        page.wait_for_url(f"{self.live_server_url}/")
+        self.log_in_on(page, user)
         return page
 
     def moderator(self):
-        user = with_password(UserFactory(username=f"mod{uuid.uuid4().hex[:6]}"))
+        user = UserFactory(username=f"mod{uuid.uuid4().hex[:6]}")
         user.groups.add(moderation.moderators_group())
         return user
 
     def test_a_reported_line_hidden_by_a_moderator_disappears_from_the_open_page(self):
         game, (alice, bob) = started_game(humans=2, bots=1)
-        with_password(alice)
         services.chat_post(game_id=game.pk, user=bob, text="you all stink")
         player = self.log_in(alice)
         player.goto(f"{self.live_server_url}/games/{game.pk}/")
@@ -70,7 +55,6 @@ class ModerationBrowserTests(BrowserCase):
 
     def test_players_read_why_a_moderator_paused_their_game_and_play_on_after_the_resume(self):
         game, (alice, _bob) = started_game(humans=2, bots=1)
-        with_password(alice)
         moderator = self.moderator()
         player = self.log_in(alice)
         player.goto(f"{self.live_server_url}/games/{game.pk}/")
@@ -116,7 +100,6 @@ class ModerationBrowserTests(BrowserCase):
 
     def test_a_player_sees_no_report_button_on_their_own_chat_lines(self):
         game, (alice, bob) = started_game(humans=2, bots=1)
-        with_password(alice)
         services.chat_post(game_id=game.pk, user=alice, text="good luck all")
         services.chat_post(game_id=game.pk, user=bob, text="you too")
         player = self.log_in(alice)

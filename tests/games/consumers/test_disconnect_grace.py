@@ -20,6 +20,15 @@ from tests.games.services.test_turn_clock import _live_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+async def timeout_moves(game, seat: int, expected: int, within: float = 15) -> int:
+    """How many moves the timeout policy made for `seat`, once it made `expected` (or `within` seconds passed)."""
+    count = sync_to_async(lambda: Move.objects.filter(game=game, seat=seat, cause="timeout").count())
+    deadline = time.monotonic() + within
+    while await count() < expected and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    return await count()
+
+
 async def test_a_player_who_leaves_mid_turn_is_timed_out_after_the_grace(memory_channel_layer, settings):
     settings.LIVE_DISCONNECT_GRACE_SECONDS = 1
     game, (alice, _bob) = await sync_to_async(_live_game)(turn_seconds=300)
@@ -30,12 +39,7 @@ async def test_a_player_who_leaves_mid_turn_is_timed_out_after_the_grace(memory_
     await second.disconnect()
     shortened = await sync_to_async(lambda: Game.objects.get(pk=game.pk).deadline)()
     assert shortened < full and (shortened - timezone.now()).total_seconds() <= 1.5
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if await sync_to_async(lambda: Move.objects.filter(game=game, seat=0, cause="timeout").count())() >= 2:
-            break
-        await asyncio.sleep(0.2)
-    timed_out = await sync_to_async(lambda: Move.objects.filter(game=game, seat=0, cause="timeout").count())()
+    timed_out = await timeout_moves(game, seat=0, expected=2)
     assert timed_out == 2  # her set-up settlement and road, played by the policy
     await sync_to_async(lambda: Game.objects.filter(pk=game.pk).update(turn_seconds=None, deadline=None))()
 
@@ -48,12 +52,7 @@ async def test_without_a_turn_clock_a_player_who_leaves_is_played_for_after_the_
     await sync_to_async(lambda: Game.objects.filter(pk=game.pk).update(turn_seconds=None, deadline=None))()
     socket = await connect(game.pk, alice)
     await socket.disconnect()
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if await sync_to_async(lambda: Move.objects.filter(game=game, seat=0, cause="timeout").count())() >= 2:
-            break
-        await asyncio.sleep(0.2)
-    timed_out = await sync_to_async(lambda: Move.objects.filter(game=game, seat=0, cause="timeout").count())()
+    timed_out = await timeout_moves(game, seat=0, expected=2)
     assert timed_out == 2  # her set-up settlement and road, played for her
     assert await sync_to_async(lambda: Game.objects.get(pk=game.pk).deadline)() is None  # bob has no clock
 
