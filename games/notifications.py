@@ -294,7 +294,7 @@ def render(notification: Notification) -> EmailMultiAlternatives:
         names = seat_names(game)
         # Each email tells what happened up to its own move, from where the earlier emails to its reader stopped.
         upto, after = notification.seq, emailed_up_to(notification)
-        timed_out_lines, timed_out_seqs = timed_out(game, index, after, upto)
+        timed_out_lines, timed_out_seqs = timed_out(game, index, after, upto, names)
         chat = []
         if notification.kind == Notification.Kind.CHAT:
             recent = game.chat.filter(hidden=False).exclude(user=user).select_related("user").order_by("-created_at")
@@ -311,7 +311,7 @@ def render(notification: Notification) -> EmailMultiAlternatives:
             "decision": _decision(view, notification.kind, names),
             "timed_out": timed_out_lines,
             "chat": chat,
-            "lines": since_last_turn(game, index, after, upto, timed_out_seqs) if index is not None else [],
+            "lines": since_last_turn(game, index, names, after, upto, timed_out_seqs) if index is not None else [],
             "link": login_url(user, game.pk),
             "unsubscribe": unsubscribe_url(user),
             "deadline": seat_deadline(seat, state),

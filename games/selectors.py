@@ -55,6 +55,7 @@ def game_view(game: Game, user) -> dict[str, Any]:
     """The game as this user may see it: their seat's view, or the spectator view."""
     seat = seat_of(game, user)
     index = seat.index if seat else None
+    revealed = seed_revealed(game)
     data: dict[str, Any] = {
         "id": game.pk,
         "name": str(game),
@@ -67,8 +68,8 @@ def game_view(game: Game, user) -> dict[str, Any]:
         "your_seat": index,
         "seed_commitment": game.seed_commitment,
         # A string: the seed has 62 bits and JavaScript numbers only 53, so a number would be shown rounded.
-        "seed": str(game.seed) if seed_revealed(game) else None,
-        "seed_salt": game.seed_salt if seed_revealed(game) else None,
+        "seed": str(game.seed) if revealed else None,
+        "seed_salt": game.seed_salt if revealed else None,
         # A paused game's clocks stand still: no deadline shows until it resumes.
         "deadline": game.deadline.isoformat() if game.deadline and game.status == Game.Status.ACTIVE else None,
         "timeout_policy": game.timeout_policy,

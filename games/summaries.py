@@ -13,7 +13,7 @@ from .models import Game, Move
 
 def seat_names(game: Game) -> dict[int, str]:
     names = {}
-    for seat in game.seats.all():
+    for seat in game.seats.select_related("user"):
         if seat.user_id:
             names[seat.index] = seat.user.label
         else:
@@ -124,7 +124,9 @@ def turn_ended(game: Game, seat: int, upto: int) -> int:
     return setup.order_by("-seq").values_list("seq", flat=True).first() or 0
 
 
-def timed_out(game: Game, seat: int | None, after: int, upto: int) -> tuple[list[str], set[int]]:
+def timed_out(
+    game: Game, seat: int | None, after: int, upto: int, names: dict[int, str]
+) -> tuple[list[str], set[int]]:
     """What timeouts played for this seat in moves `after` < seq <= `upto`, and those moves' seqs. Never before the
     seat's own last move (the person was at the board, or answered an email, then). A seat handed to a bot by its
     timeout ("replace") is no longer the reader's (`seat` None): the moves that replaced a seat are listed."""
@@ -133,7 +135,6 @@ def timed_out(game: Game, seat: int | None, after: int, upto: int) -> tuple[list
         own = Move.objects.filter(game=game, seat=seat, seq__lte=upto, cause="player")
         last_own = own.order_by("-seq").values_list("seq", flat=True).first() or 0
         moves = moves.filter(seat=seat, seq__gt=last_own)
-    names = seat_names(game)
     lines, seqs = [], set()
     for move in moves.order_by("seq")[:40]:
         if seat is None and not any(e.get("type") == "seat_replaced" for e in move.events):
@@ -146,7 +147,9 @@ def timed_out(game: Game, seat: int | None, after: int, upto: int) -> tuple[list
     return lines, seqs
 
 
-def since_last_turn(game: Game, seat: int, after: int = 0, upto: int | None = None, skip=()) -> list[str]:
+def since_last_turn(
+    game: Game, seat: int, names: dict[int, str], after: int = 0, upto: int | None = None, skip=()
+) -> list[str]:
     """What happened since this seat's previous turn ended (not merely its last move): rolls, gains and losses,
     what others built and traded. Runs over the moves after the later of
     - the end of the seat's last turn (`turn_ended`: its end_turn, or the road closing a set-up turn), whoever
@@ -158,7 +161,6 @@ def since_last_turn(game: Game, seat: int, after: int = 0, upto: int | None = No
     if upto is None:
         upto = Move.objects.filter(game=game).order_by("-seq").values_list("seq", flat=True).first() or 0
     start = max(turn_ended(game, seat, upto), after)
-    names = seat_names(game)
     lines = []
     for move in Move.objects.filter(game=game, seq__gt=start, seq__lte=upto).order_by("seq")[:200]:
         if move.seq in skip:

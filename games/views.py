@@ -242,16 +242,13 @@ def game_settings(request, game_id: int):
     ]
     muted = set(Mute.objects.filter(user=request.user).values_list("muted_id", flat=True))
     back = clocks.away_until(seat)
-    now = clock.now()
-    everywhere = seat.user.vacation_until
+    away = back if back and back > clock.now() else None
     context = {
         "game": game,
         "seat": seat,
-        "away_until": back if back and back > now else None,
-        # Away here by the account's vacation (not waived in this game), rather than by this game's own.
-        "away_everywhere": bool(
-            everywhere and everywhere > now and everywhere != seat.account_vacation_waived and everywhere == back
-        ),
+        "away_until": away,
+        # Away here by the account's vacation: `away_until` counts it only where it is not waived.
+        "away_everywhere": away is not None and away == seat.user.vacation_until,
         "orders_form": orders_form,
         "vacation_form": vacation_form,
         "others": [{"user": u, "muted": u.pk in muted} for u in others],
