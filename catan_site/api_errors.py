@@ -23,12 +23,16 @@ def _first_message(detail: Any) -> str:
     return str(detail)
 
 
+def too_large() -> dict[str, str]:
+    """The API's answer (with 413) to a body over the size limits or holding a file: from a view or the door."""
+    return {"code": "too_large", "message": _("The request body is too large.")}
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, GameError):
         return Response({"error": exc.as_dict()}, status=exc.status)
     if isinstance(exc, RequestDataTooBig):
-        body = {"code": "too_large", "message": _("The request body is too large.")}
-        return Response({"error": body}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        return Response({"error": too_large()}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         return Response({"error": {"code": "not_found", "message": "Not found."}}, status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, PermissionDenied):

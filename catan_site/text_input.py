@@ -15,6 +15,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from .api_errors import too_large
+
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -35,8 +37,7 @@ class RefuseNulMiddleware:
             # pages get Django's 400 (templates/400.html).
             if not request.path.startswith("/api/"):
                 raise
-            message = _("The request body is too large.")
-            return JsonResponse({"error": {"code": "too_large", "message": message}}, status=413)
+            return JsonResponse({"error": too_large()}, status=413)
         if refused:
             message = _("Text may not contain the NUL character.")
             if request.path.startswith("/api/"):
