@@ -31,7 +31,16 @@ run: migrate
 	@echo "Catan on http://$(HOST):$(PORT)/  (log in as demo / demo; admin / admin for moderation)"
 	$(SITE_ENV) $(BIN)/python -m catan_site.serve --host $(HOST) --port $(PORT)
 
+# `make test` runs against this machine's PostgreSQL and Redis when they answer on their usual ports (the URLs
+# CI sets); DATABASE_URL and REDIS_URL, when set, win. Without them: SQLite and local memory, and the tests that
+# need a real service skip.
+PORT_OPEN = $(BIN)/python -c "import socket, sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 1)"
+
 test: install
+	@if [ -z "$$DATABASE_URL" ] && $(PORT_OPEN) 5432 2>/dev/null; then \
+	  export DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; fi; \
+	if [ -z "$$REDIS_URL" ] && $(PORT_OPEN) 6379 2>/dev/null; then export REDIS_URL=redis://127.0.0.1:6379/0; fi; \
+	echo "tests on $${DATABASE_URL:-SQLite} and $${REDIS_URL:-local memory}"; \
 	$(BIN)/python -m pytest
 
 lint: install
