@@ -32,8 +32,8 @@ run: migrate
 	$(SITE_ENV) $(BIN)/python -m catan_site.serve --host $(HOST) --port $(PORT)
 
 # `make test` runs against this machine's PostgreSQL and Redis when they answer on their usual ports (the URLs
-# CI sets); DATABASE_URL and REDIS_URL, when set, win. Without them: SQLite and local memory, and the tests that
-# need a real service skip.
+# CI sets); DATABASE_URL and REDIS_URL, when set, win. Without the services it falls back to SQLite and local
+# memory, which the suite does not support (README).
 PORT_OPEN = $(BIN)/python -c "import socket, sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 1)"
 
 test: install
