@@ -12,7 +12,7 @@ DEBUG ?= false
 SITE_ENV := DEBUG=$(DEBUG) SECRET_KEY="$${SECRET_KEY:-django-insecure-make-run-development-key-for-this-machine-only}" \
 	SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false SECURE_HSTS_SECONDS=0
 
-.PHONY: run test lint install migrate messages bench bench-bots clean
+.PHONY: run test lint install messages bench clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -22,26 +22,17 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-migrate: install
-	$(SITE_ENV) $(BIN)/python manage.py migrate --noinput
-	$(SITE_ENV) $(BIN)/python manage.py ensure_demo
-	$(SITE_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+# The site as deployed, small: web server, Celery worker and beat, inbound mail handler and a local mail catcher
+# under honcho (Procfile), on PostgreSQL and Redis of its own (data kept in .venv/local) unless DATABASE_URL /
+# REDIS_URL name yours. Ctrl-C stops everything it started.
+run: install
+	$(SITE_ENV) $(BIN)/python -m catan_site.local run --host $(HOST) --port $(PORT)
 
-run: migrate
-	@echo "Catan on http://$(HOST):$(PORT)/  (log in as demo / demo; admin / admin for moderation)"
-	$(SITE_ENV) $(BIN)/python -m catan_site.serve --host $(HOST) --port $(PORT)
-
-# `make test` runs against this machine's PostgreSQL and Redis when they answer on their usual ports (the URLs
-# CI sets); DATABASE_URL and REDIS_URL, when set, win. Without the services it falls back to SQLite and local
-# memory, which the suite does not support (README).
-PORT_OPEN = $(BIN)/python -c "import socket, sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 1)"
-
+# The whole suite on throwaway PostgreSQL and Redis (a temporary folder, removed after), unless DATABASE_URL /
+# REDIS_URL name yours. PYTEST_ARGS passes options on, e.g. make test PYTEST_ARGS="-x tests/rules".
+PYTEST_ARGS ?=
 test: install
-	@if [ -z "$$DATABASE_URL" ] && $(PORT_OPEN) 5432 2>/dev/null; then \
-	  export DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; fi; \
-	if [ -z "$$REDIS_URL" ] && $(PORT_OPEN) 6379 2>/dev/null; then export REDIS_URL=redis://127.0.0.1:6379/0; fi; \
-	echo "tests on $${DATABASE_URL:-SQLite} and $${REDIS_URL:-local memory}"; \
-	$(BIN)/python -m pytest
+	$(BIN)/python -m catan_site.local test -- $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
@@ -59,4 +50,4 @@ bench: install
 	bash bench/run_engine.sh
 
 clean:
-	rm -rf $(VENV) .venv-bench staticfiles db.sqlite3
+	rm -rf $(VENV) .venv-bench staticfiles db.sqlite3 test-artifacts

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "localmail",
 ]
 
 MIDDLEWARE = [
@@ -97,13 +98,9 @@ DATABASES = {"default": database_config(os.environ, BASE_DIR)}
 # A move's statements are prepared once per connection on PostgreSQL (games/rows.py). Turn off behind a pooler
 # that cannot keep prepared statements (PgBouncer in transaction mode before 1.21).
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
-# The browser tests run the site in a second process: it needs the test database's name spelled out (and, with
-# SQLite, a file rather than memory).
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # One file per test process, so two test runs on one machine never share it.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
-else:
-    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
+# The browser tests run the site in a second process: it needs the test database's name spelled out. (The suite
+# runs on PostgreSQL only: tests/conftest.py refuses anything else.)
+DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 CHANNEL_LAYERS = channel_layers_config(os.environ)
 CACHES = cache_config(os.environ)
@@ -143,7 +140,7 @@ BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=10.0)
 # waits this long for them to come back (not the rest of their turn), then the timeout policy plays.
 LIVE_DISCONNECT_GRACE_SECONDS = env.int("LIVE_DISCONNECT_GRACE_SECONDS", default=30)
 CELERY_BEAT_SCHEDULE = {
-    "clocks": {"task": "games.clocks_tick", "schedule": 60.0},
+    "clocks": {"task": "games.clocks_tick", "schedule": env.float("CLOCKS_TICK_SECONDS", default=60.0)},
     "bots": {"task": "games.bots_sweep", "schedule": 15.0},
     "suspensions": {"task": "games.lift_expired_suspensions", "schedule": 300.0},
     "outbox": {"task": "games.notifications_flush", "schedule": 60.0},
@@ -151,6 +148,8 @@ CELERY_BEAT_SCHEDULE = {
     "digest": {"task": "games.notifications_digest", "schedule": crontab(minute=0)},
 }
 LOGIN_LINK_MAX_AGE = env.int("LOGIN_LINK_MAX_AGE", default=14 * 86400)  # seconds a link in an email stays valid
+# The shortest time per move of a play-by-email game. `make run` lowers it so that a newcomer sees a clock run out.
+ASYNC_MIN_MOVE_SECONDS = env.int("ASYNC_MIN_MOVE_SECONDS", default=3600)
 VACATION_LIMIT_DAYS = env.int("VACATION_LIMIT_DAYS", default=14)  # per player and game
 MAX_GAMES_PER_USER = env.int("MAX_GAMES_PER_USER", default=50)  # waiting, active or paused games at once
 # Per user and minute, counted in the cache so that every server process shares the budget.
@@ -221,6 +220,10 @@ EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=15)
 # Reply by email: the domain whose mail reaches `manage.py mail_inbound` (empty: emails offer links only).
 INBOUND_EMAIL_DOMAIN = env("INBOUND_EMAIL_DOMAIN", default="")
+# The local mailbox of `make run` (localmail/): the folder its SMTP catcher writes to, and where the inbound mail
+# handler listens (host:port) for the replies typed there. Unset in production: the page is not mounted.
+LOCAL_MAILBOX_DIR = env("LOCAL_MAILBOX_DIR", default="")
+LOCAL_INBOUND_SMTP = env("LOCAL_INBOUND_SMTP", default="")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Catan <noreply@catan.localhost>")
 # Where a sanctioned player writes to appeal (named in every sanction email and on the moderation record).
 MODERATION_APPEAL_EMAIL = env("MODERATION_APPEAL_EMAIL", default="") or DEFAULT_FROM_EMAIL

@@ -30,5 +30,7 @@ urlpatterns = [
         csp_update({"style-src": [UNSAFE_INLINE]})(SpectacularSwaggerSplitView.as_view(url_name="schema")),
         name="api-docs",
     ),
+    # make run's local mailbox: answers 404 unless LOCAL_MAILBOX_DIR is set (never in production).
+    path("local/mail/", include("localmail.urls")),
     path("", include("games.urls")),
 ]

@@ -138,6 +138,8 @@ def enqueue(name: str, args: tuple, countdown: float = 0.0) -> None:
     if countdown > 0:
         timer = threading.Timer(countdown, _run_in_thread, (name, args))
         timer.daemon = True
+        with _timers_lock:
+            _timers.add(timer)
         timer.start()
         return
     pending = _inline_queue.get()
@@ -152,6 +154,26 @@ def _run_in_thread(name: str, args: tuple) -> None:
         _run_inline(name, args)
     finally:
         close_old_connections()
+        with _timers_lock:
+            _timers.discard(threading.current_thread())
+
+
+# Tasks waiting for their countdown in this process (no broker): a timeout can wait hours.
+_timers: set[threading.Timer] = set()
+_timers_lock = threading.Lock()
+
+
+def cancel_waiting() -> int:
+    """Cancel the in-process tasks still waiting for their countdown, and wait for them to end; how many there
+    were. A process that stops (a test, too) leaves no thread behind to run later against a different world."""
+    with _timers_lock:
+        waiting = list(_timers)
+        _timers.clear()
+    for timer in waiting:
+        timer.cancel()
+    for timer in waiting:
+        timer.join(timeout=10)
+    return len(waiting)
 
 
 def _task(name: str) -> Any:

@@ -1,18 +1,37 @@
-"""Shared fixtures. Tests that need PostgreSQL or Redis skip without them, but fail under REQUIRE_SERVICES=1."""
+"""Shared fixtures. The suite runs on PostgreSQL and Redis, everywhere: `make test` starts its own when
+DATABASE_URL and REDIS_URL name none (catan_site/local.py), and pytest run by hand without them stops at once.
+Browser tests skip where Chromium is missing, but fail under REQUIRE_BROWSER=1 (CI)."""
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+REQUIRE_BROWSER = os.environ.get("REQUIRE_BROWSER") == "1"
+
+
+def pytest_configure(config) -> None:
+    database, cache = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if not database.startswith(("postgres://", "postgresql://")) or not cache.startswith("redis://"):
+        raise pytest.UsageError(
+            "the suite runs on PostgreSQL and Redis: run it with `make test` (which starts its own), or "
+            "`.venv/bin/python -m catan_site.local test -- .venv/bin/python -m pytest ...`, or set DATABASE_URL "
+            "(postgres://...) and REDIS_URL (redis://...)"
+        )
 
 
 def missing_service(message: str) -> None:
-    if REQUIRE_SERVICES:
-        pytest.fail(f"required service unavailable: {message}")
+    """A service the suite needs is not there: the test fails (PostgreSQL and Redis are always given)."""
+    pytest.fail(f"required service unavailable: {message}")
+
+
+def missing_browser(message: str) -> None:
+    if REQUIRE_BROWSER:
+        pytest.fail(f"required browser unavailable: {message}")
     pytest.skip(message)
 
 
@@ -94,6 +113,36 @@ def bots_without_delay(settings):
     """Bots play at once, in the thread that queued them (with a delay, in-process bots play from a timer thread
     so that a person's request never waits for them; tests that check the pace set the delay themselves)."""
     settings.BOT_LIVE_DELAY_SECONDS = 0
+
+
+# Threads that may outlive a test: idle workers of a pool that the next test reuses (asgiref's sync_to_async
+# executor, asyncio's default executor), which parse nothing while they wait.
+POOLED_THREADS = ("ThreadPoolExecutor", "asyncio_")
+
+
+@pytest.fixture(autouse=True)
+def no_thread_outlives_its_test():
+    """A thread left running by a test runs on during the next ones: it fires tasks against another test's data,
+    and, where it compiles code while pytest parses a failing test's source, aborts the run (CPython gh-106905,
+    'AST constructor recursion depth mismatch'). In-process tasks still waiting for their countdown are
+    cancelled; any other thread the test started must have ended with it."""
+    before = set(threading.enumerate())
+    yield
+    from games import outbox
+
+    outbox.cancel_waiting()
+    deadline = time.monotonic() + 5
+    while True:
+        left = [
+            t
+            for t in threading.enumerate()
+            if t not in before and t.is_alive() and not t.name.startswith(POOLED_THREADS)
+        ]
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    if left:
+        pytest.fail(f"threads outlived the test: {', '.join(sorted(t.name for t in left))}", pytrace=False)
 
 
 # Where tests/e2e/base.py keeps its screenshots.

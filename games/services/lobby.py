@@ -58,8 +58,11 @@ def game_create(
     if clock not in Game.Clock.values:
         raise GameError("bad_clock", _("The clock is live or async."))
     if clock == Game.Clock.ASYNC:
-        if type(move_seconds) is not int or not 3600 <= move_seconds <= 14 * 86400:
-            raise GameError("bad_move_time", _("Time per move is from 1 hour to 14 days."))
+        shortest = settings.ASYNC_MIN_MOVE_SECONDS
+        if type(move_seconds) is not int or not shortest <= move_seconds <= 14 * 86400:
+            if shortest == 3600:
+                raise GameError("bad_move_time", _("Time per move is from 1 hour to 14 days."))
+            raise GameError("bad_move_time", _("Time per move is from %(s)d seconds to 14 days.") % {"s": shortest})
         turn_seconds = None
     else:
         move_seconds = None

@@ -21,7 +21,7 @@ from django.test import override_settings
 import rules
 from games.models import Game
 from rules.bots import RandomBot, play_out
-from tests.conftest import missing_service
+from tests.conftest import missing_browser
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -47,7 +47,7 @@ class BrowserCase(ChannelsLiveServerTestCase):
     @classmethod
     def setUpClass(cls):
         if not os.path.exists(CHROMIUM):
-            missing_service(f"{CHROMIUM} is not installed")
+            missing_browser(f"{CHROMIUM} is not installed")
         from catan_site.celery import app
 
         # The site runs in a forked process: bots play there in-process, as with `make run`.

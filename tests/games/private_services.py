@@ -1,5 +1,5 @@
 """Real services of a test's own, started and stopped by PID: a redis-server, an SMTP catcher (aiosmtpd in a
-subprocess, see tests/games/smtp_catcher.py) and a Celery worker with its beat, all on ports no other test
+subprocess, see catan_site/mailcatcher.py) and a Celery worker with its beat, all on ports no other test
 session uses (another session's tasks or mail never reach this one's)."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import redis
 
+from catan_site.embedded import redis_server_binary
 from tests.games.servers import ROOT, free_port, server_env
 
 
@@ -42,7 +43,8 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
@@ -76,7 +78,7 @@ class SmtpCatcher:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.games.smtp_catcher", str(self.port), str(self.directory), str(self.delay)],
+            [sys.executable, "-m", "catan_site.mailcatcher", str(self.port), str(self.directory), str(self.delay)],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from tests.conftest import missing_browser
 from tests.factories import UserFactory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +67,7 @@ CHROMIUM = "/usr/bin/chromium"
 @pytest.mark.django_db(transaction=True)
 def test_the_language_menu_works_under_the_policy_in_a_browser(serve):
     if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed")
+        missing_browser(f"{CHROMIUM} is not installed")
     from playwright.sync_api import sync_playwright  # only the browser test needs Playwright
 
     port = serve(DEBUG="true")  # static files straight from static/, without collectstatic

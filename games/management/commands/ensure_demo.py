@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
@@ -48,3 +49,26 @@ class Command(BaseCommand):
             )
             services.game_start(game_id=game.pk, user=demo)
             self.stdout.write(f"created '{name}' for demo")
+        self._demo_email_game(demo)
+
+    def _demo_email_game(self, demo: User) -> None:
+        """Play by email against three bots. Where the site allows short clocks (make run: 3 minutes), the shortest,
+        so that the turn mail, the reminder and the timeout are seen within minutes in make run's local mailbox."""
+        shortest = settings.ASYNC_MIN_MOVE_SECONDS
+        move_seconds = shortest if shortest < 3600 else 24 * 3600
+        name = "Demo — by email vs 3 bots"
+        if Game.objects.filter(name=name, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED]).exists():
+            return
+        game = services.game_create(
+            creator=demo,
+            name=name,
+            scenario="base",
+            seat_count=4,
+            bot_seats=[1, 2, 3],
+            options={"seat_order": "fixed"},
+            visibility=Game.Visibility.PRIVATE,
+            clock=Game.Clock.ASYNC,
+            move_seconds=move_seconds,
+        )
+        services.game_start(game_id=game.pk, user=demo)
+        self.stdout.write(f"created '{name}' for demo")

@@ -1,6 +1,8 @@
-"""An SMTP catcher for tests, run as its own process: `python -m tests.games.smtp_catcher PORT DIRECTORY [DELAY]`.
+"""An SMTP catcher, run as its own process: `python -m catan_site.mailcatcher PORT DIRECTORY [DELAY]`.
+
 Each message it accepts is written to DIRECTORY as one .eml file (whole, or not at all), DELAY seconds after
-its data arrived. Stopped by its PID (tests/games/private_services.py: SmtpCatcher)."""
+its data arrived. `make run` sends the site's mail here and shows it on the local mailbox page (mailbox/); the
+tests start it for themselves (tests/games/private_services.py: SmtpCatcher) and stop it by PID."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ class Keep:
 
 def main() -> None:
     port, directory = int(sys.argv[1]), Path(sys.argv[2])
+    directory.mkdir(parents=True, exist_ok=True)
     delay = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
     controller = Controller(Keep(directory, delay), hostname="127.0.0.1", port=port)
     controller.start()

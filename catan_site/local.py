@@ -1,0 +1,137 @@
+"""Run a command on PostgreSQL and Redis of its own when none is given: what `make test` and `make run` call.
+
+    python -m catan_site.local test -- python -m pytest      # throwaway servers in a temporary folder
+    python -m catan_site.local run [--port 8000]              # the whole site (catan_site/stack.py)
+
+`DATABASE_URL` and `REDIS_URL`, when set, win: that service is not started. Otherwise each is started on a free
+port of 127.0.0.1 (catan_site/embedded.py), the command runs with the URLs in its environment, and when it ends
+(or on Ctrl-C, SIGTERM, or a failure) the servers are stopped and, for `test`, their folder removed. A server
+already running on the machine is never touched: ours get ports the system says are free.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import environ
+
+from catan_site.embedded import EmbeddedPostgres, EmbeddedRedis, ServiceError
+from catan_site.stack import port_taken, run_stack
+
+ROOT = Path(__file__).resolve().parent.parent
+# make run keeps its servers' data here (gitignored with the virtualenv), so the demo games survive a restart.
+RUN_FOLDER = ROOT / ".venv" / "local"
+DATABASE_NAME = "catan"
+
+
+def say(message: str) -> None:
+    print(f"[local] {message}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def services(folder: Path | None, env: Mapping[str, str] | None = None) -> Iterator[dict[str, str]]:
+    """The environment with DATABASE_URL and REDIS_URL set: those given in `env` (default os.environ) are kept;
+    the missing ones are started in `folder` (None: a temporary folder, removed afterwards) and stopped on exit."""
+    env = dict(os.environ if env is None else env)
+    throwaway = folder is None
+    base = Path(tempfile.mkdtemp(prefix="catan-services-")) if throwaway else folder
+    started: list[EmbeddedPostgres | EmbeddedRedis] = []
+    try:
+        if not env.get("DATABASE_URL"):
+            postgres = EmbeddedPostgres(base / "postgres", durable=not throwaway)
+            postgres.start()
+            started.append(postgres)
+            postgres.create_database(DATABASE_NAME)
+            env["DATABASE_URL"] = f"{postgres.url}/{DATABASE_NAME}"
+            env["CATAN_EMBEDDED_POSTGRES_PID"] = str(postgres.pid)
+            say(f"PostgreSQL (embedded) on 127.0.0.1:{postgres.port}, data in {postgres.data}")
+        else:
+            say("PostgreSQL: DATABASE_URL given, none started")
+        if not env.get("REDIS_URL"):
+            redis = EmbeddedRedis(base / "redis", durable=not throwaway)
+            redis.start()
+            started.append(redis)
+            env["REDIS_URL"] = f"{redis.url}/0"
+            env["CATAN_EMBEDDED_REDIS_PID"] = str(redis.pid)
+            say(f"Redis (embedded) on 127.0.0.1:{redis.port}")
+        else:
+            say("Redis: REDIS_URL given, none started")
+        yield env
+    finally:
+        for server in reversed(started):
+            server.stop()
+        if throwaway:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def run_command(argv: list[str], env: Mapping[str, str]) -> int:
+    """Run argv to its end. A Ctrl-C reaches it from the terminal (same process group) and we wait for it to stop;
+    a SIGTERM sent to us is passed on."""
+    child = subprocess.Popen(argv, env=dict(env))
+
+    def pass_on(signum: int, frame: object) -> None:
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    previous = signal.signal(signal.SIGTERM, pass_on)
+    try:
+        while True:
+            try:
+                return child.wait()
+            except KeyboardInterrupt:
+                continue  # the child got the same Ctrl-C: let it finish its own cleanup
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="mode", required=True)
+    test = sub.add_parser("test", help="run a command on throwaway servers")
+    test.add_argument("command", nargs=argparse.REMAINDER)
+    run = sub.add_parser("run", help="the whole site: web, worker, beat, mail")
+    run.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    run.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    run.add_argument("--folder", type=Path, default=RUN_FOLDER)
+    args = parser.parse_args(argv)
+    if (ROOT / ".env").exists():  # the site reads .env too: a DATABASE_URL / REDIS_URL there wins as well
+        environ.Env.read_env(ROOT / ".env", overwrite=False)
+    # SIGTERM before the command starts (while the servers start) must still stop them: make it an exception.
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        if args.mode == "test":
+            command = args.command[1:] if args.command[:1] == ["--"] else args.command
+            if not command:
+                parser.error("test: give the command to run after --")
+            with services(None) as env:
+                return run_command(command, env)
+        if port_taken(args.host, args.port):
+            say(f"port {args.port} on {args.host} is taken (another make run?): choose another: make run PORT=8001")
+            return 2
+        with services(args.folder) as env:
+            return run_stack(env, host=args.host, port=args.port, folder=args.folder, run_command=run_command)
+    except ServiceError as error:
+        say(str(error))
+        return 3
+    except KeyboardInterrupt:
+        return 130
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())
