@@ -1,7 +1,8 @@
 """Which backend each service uses, decided from the environment alone (pure functions, easy to test).
 
-With nothing set, everything is embedded: SQLite, the in-memory channel layer, eager Celery, a local-memory
-cache, and email to the console. DATABASE_URL and REDIS_URL switch to PostgreSQL and Redis.
+With nothing set (a bare `manage.py`; `make run` and `make test` always give both URLs): SQLite, the in-memory
+channel layer, eager Celery, a local-memory cache, and email to the console. DATABASE_URL and REDIS_URL switch
+to PostgreSQL and Redis.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def database_config(env: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
 
 def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     url = env.get("REDIS_URL")
+    # Channel and group names are prefixed with this: two sites sharing one Redis (two parallel test workers)
+    # must pick different ones, since Pub/Sub channels are shared by every database of a server.
+    prefix = env.get("CHANNEL_LAYER_PREFIX", "asgi")
     if url:
         if env.get("CHANNEL_LAYER", "pubsub") == "pubsub":
             # Redis Pub/Sub: a group message is one PUBLISH, delivered to every subscribed process at once.
@@ -41,13 +45,13 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
             return {
                 "default": {
                     "BACKEND": "catan_site.layers.PubSubChannelLayer",
-                    "CONFIG": {"hosts": [{"address": url, "protocol": 2}]},
+                    "CONFIG": {"hosts": [{"address": url, "protocol": 2}], "prefix": prefix},
                 }
             }
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+                "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30, "prefix": prefix},
             }
         }
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -68,7 +68,8 @@ def _reset_channel_layers() -> None:
 def redis_channel_layer(settings, redis_url):
     from catan_site.env_config import channel_layers_config
 
-    settings.CHANNEL_LAYERS = channel_layers_config({"REDIS_URL": redis_url})
+    prefix = os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")  # this xdist worker's (tests/xdist_worker.py)
+    settings.CHANNEL_LAYERS = channel_layers_config({"REDIS_URL": redis_url, "CHANNEL_LAYER_PREFIX": prefix})
     _reset_channel_layers()
     yield settings.CHANNEL_LAYERS
     _reset_channel_layers()

@@ -42,6 +42,14 @@ def test_redis_url_selects_redis_for_channels_celery_and_cache():
     assert celery["task_always_eager"] is False
 
 
+def test_two_sites_on_one_redis_are_kept_apart_by_the_channel_prefix():
+    env = {"REDIS_URL": "redis://127.0.0.1:6379/0"}
+    assert channel_layers_config(env)["default"]["CONFIG"]["prefix"] == "asgi"
+    for layer in ("pubsub", "core"):
+        named = channel_layers_config({**env, "CHANNEL_LAYER": layer, "CHANNEL_LAYER_PREFIX": "asgi-gw1"})
+        assert named["default"]["CONFIG"]["prefix"] == "asgi-gw1"
+
+
 def test_email_host_selects_smtp():
     assert email_backend({"EMAIL_HOST": "mail.example.com"}) == "django.core.mail.backends.smtp.EmailBackend"
 

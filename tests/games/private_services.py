@@ -21,18 +21,6 @@ from catan_site.embedded import redis_server_binary
 from tests.games.servers import ROOT, free_port, server_env
 
 
-def port_in(ports: range) -> int:
-    """A free port in `ports` (the range a test session was given), else any free port."""
-    for port in ports:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    return free_port()
-
-
 class PrivateRedis:
     """A redis-server of this test's own on a free port, stopped by PID and started again on the same port."""
 

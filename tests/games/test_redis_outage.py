@@ -17,7 +17,7 @@ import rules
 from games import notifications
 from games.models import Move, Notification
 from tests.games.helpers import started_game, state_of
-from tests.games.private_services import PrivateRedis, SmtpCatcher, Worker, forget_connections, port_in, wait_until
+from tests.games.private_services import PrivateRedis, SmtpCatcher, Worker, forget_connections, wait_until
 from tests.games.tasks.conftest import async_game
 
 
@@ -56,15 +56,15 @@ def test_moves_and_log_ins_go_on_with_redis_down(redis_down):
 
 @pytest.fixture
 def one_redis(postgres, settings):
-    """A deployment's one Redis (a private redis-server, ports 6390-6399): the broker, the cache and the channel
+    """A deployment's one Redis (a private redis-server on a free port): the broker, the cache and the channel
     layer, for this process and for a real worker with its beat (a subprocess), which sends mail to an SMTP
     catcher of its own (another process)."""
     from catan_site.celery import app
     from catan_site.env_config import cache_config, channel_layers_config
 
-    private = PrivateRedis(port_in(range(6390, 6400)))
+    private = PrivateRedis()
     private.start()
-    catcher = SmtpCatcher(port_in(range(2525, 2536)))
+    catcher = SmtpCatcher()
     catcher.start()
     settings.SITE_URL = "http://testserver"  # as the worker's (links and Message-IDs name it)
     settings.CACHES = cache_config({"REDIS_URL": private.url})

@@ -12,7 +12,7 @@ from aiosmtpd.controller import Controller
 
 from games import services
 from tests.factories import UserFactory
-from tests.games.private_services import PrivateRedis, forget_connections, port_in
+from tests.games.private_services import PrivateRedis, forget_connections
 
 
 class Inbox:
@@ -53,8 +53,8 @@ def smtp(settings):
 
 @pytest.fixture
 def private_redis():
-    """A redis-server of this test's own (ports 6390-6399), stopped by PID at the end."""
-    private = PrivateRedis(port_in(range(6390, 6400)))
+    """A redis-server of this test's own on a free port, stopped by PID at the end."""
+    private = PrivateRedis()
     private.start()
     yield private
     private.stop()

@@ -16,7 +16,7 @@ from games import autoplay, notifications, services
 from games.models import Game, Move, Notification
 from games.tasks import notifications_flush
 from tests.games.helpers import state_of
-from tests.games.private_services import SmtpCatcher, port_in
+from tests.games.private_services import SmtpCatcher
 from tests.games.tasks.conftest import async_game, free_port, wait_for
 
 
@@ -38,7 +38,7 @@ def _smtp_settings(settings, port: int) -> None:
 @pytest.fixture
 def slow_smtp(settings):
     """The SMTP catcher in its own process, answering each message 5 seconds late, as a loaded mail server does."""
-    catcher = SmtpCatcher(port_in(range(2525, 2536)), delay=5)
+    catcher = SmtpCatcher(delay=5)
     catcher.start()
     _smtp_settings(settings, catcher.port)
     yield catcher
@@ -48,7 +48,7 @@ def slow_smtp(settings):
 @pytest.fixture
 def catcher(settings):
     """The SMTP catcher in its own process, stopped and started again by the test."""
-    catcher = SmtpCatcher(port_in(range(2525, 2536)))
+    catcher = SmtpCatcher()
     catcher.start()
     _smtp_settings(settings, catcher.port)
     settings.EMAIL_TIMEOUT = 3
