@@ -29,12 +29,13 @@ run: install
 	$(SITE_ENV) $(BIN)/python -m catan_site.local run --host $(HOST) --port $(PORT)
 
 # The whole suite on throwaway PostgreSQL and Redis (a temporary folder, removed after), unless DATABASE_URL /
-# REDIS_URL name yours, in TEST_WORKERS processes (pytest-xdist; each its own database and Redis database, a
-# test file at a time). PYTEST_ARGS passes options on, e.g. make test TEST_WORKERS=0 PYTEST_ARGS="-x tests/rules".
+# REDIS_URL name yours, in TEST_WORKERS processes (pytest-xdist; each its own database and Redis database; a
+# worker that runs out of tests takes some from the other). PYTEST_ARGS passes options on, e.g.
+# make test TEST_WORKERS=0 PYTEST_ARGS="-x tests/rules".
 TEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 test: install
-	$(BIN)/python -m catan_site.local test -- $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m catan_site.local test -- $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -19,9 +19,11 @@ import gc
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -43,6 +45,7 @@ def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
         "REDIS_URL": redis_url,
         "RATE_LIMIT_MOVES": "1000000",
         "MAX_GAMES_PER_USER": "1000",
+        "MOVE_TIMINGS": str(TIMINGS),
         "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "catan_site.settings",
@@ -217,6 +220,30 @@ async def drive(game: Game, mode: str, stop: asyncio.Event, seed: int) -> None:
                     pass
 
 
+# The servers record each move's stages (games/timing.py) under this prefix; SIGUSR1 makes each write them out.
+TIMINGS = Path(tempfile.gettempdir()) / f"catan-move-timings-{os.getpid()}"
+STAGES = ("parse", "to_thread", "limit", "lock", "apply", "save", "commit", "to_loop", "fanout", "ack", "total")
+
+
+def collect_stages(server_pids: list[int]) -> dict[str, list[float]]:
+    """The stage timings (ms) each server recorded since the last call, merged; the servers start afresh."""
+    for path in TIMINGS.parent.glob(f"{TIMINGS.name}-*.json"):
+        path.unlink()
+    for pid in server_pids:
+        os.kill(pid, signal.SIGUSR1)
+    merged: dict[str, list[float]] = {}
+    deadline = time.monotonic() + 5
+    for pid in server_pids:
+        path = TIMINGS.parent / f"{TIMINGS.name}-{pid}.json"
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if path.exists():
+            for stage, values in json.loads(path.read_text()).items():
+                merged.setdefault(stage, []).extend(values)
+            path.unlink()
+    return merged
+
+
 def cpu_seconds(pids: list[int], children: bool = False) -> float:
     """User + system CPU seconds of these processes so far (Linux /proc); with `children`, also that of their
     exited children (PostgreSQL's postmaster reaps the backends that close)."""
@@ -277,12 +304,14 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
     gc.collect()
     gc.disable()
     accepted_before = sum(g.accepted for g in games)
+    collect_stages(server_pids)  # what came before the window is not measured
     cpu_before = cpu_snapshot(server_pids)
     started = time.perf_counter()
     drivers = [asyncio.create_task(drive(g, mode, stop, i)) for i, g in enumerate(games)]
     await asyncio.sleep(seconds)
     cpu_after = cpu_snapshot(server_pids)
     in_window = sum(g.accepted for g in games) - accepted_before
+    stages = collect_stages(server_pids)
     stop.set()
     elapsed = time.perf_counter() - started
     await asyncio.gather(*drivers, *clients, return_exceptions=True)
@@ -305,7 +334,32 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
         "stale": sum(g.errors for g in games),
         # CPU milliseconds per accepted move: ASGI servers, this load client, PostgreSQL, Redis.
         "cpu_ms": [1000 * (a - b) / max(1, in_window) for a, b in zip(cpu_after, cpu_before, strict=True)],
+        "stages": stages,
     }
+
+
+def stage_lines(results: list[dict]) -> list[str]:
+    """Per mode (its last run), each stage's p50 / p95 / p99 / max in ms over the moves the servers accepted."""
+    lines = [
+        "",
+        "| server-side stage of a move, ms | mode | moves | p50 | p95 | p99 | max |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    last = {r["mode"]: r for r in results}
+    for mode, r in last.items():
+        for stage in STAGES:
+            values = sorted(r["stages"].get(stage, []))
+            if not values:
+                continue
+
+            def at(p: float, values: list[float] = values) -> float:
+                return values[min(len(values) - 1, int(p * len(values)))]
+
+            lines.append(
+                f"| {stage} | {mode} | {len(values)} | {at(0.5):.2f} | {at(0.95):.2f} | {at(0.99):.2f} | "
+                f"{values[-1]:.2f} |"
+            )
+    return lines if len(lines) > 3 else []
 
 
 def per_move_costs(long_moves: int) -> dict:
@@ -413,6 +467,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['mode']} | {r['games']} | {r['seconds']:.0f} | {r['accepted']} | {r['moves_per_s']:.0f} | "
             f"{r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} | {r['stale']} | {cpu} |"
         )
+    lines += stage_lines(results)
     if costs is not None:
         lines += [
             "",

@@ -45,26 +45,23 @@ def services(folder: Path | None, env: Mapping[str, str] | None = None) -> Itera
     throwaway = folder is None
     base = Path(tempfile.mkdtemp(prefix="catan-services-")) if throwaway else folder
     started: list[EmbeddedPostgres | EmbeddedRedis] = []
+    wanted = (
+        ("DATABASE_URL", "PostgreSQL", EmbeddedPostgres, f"/{DATABASE_NAME}"),
+        ("REDIS_URL", "Redis", EmbeddedRedis, "/0"),
+    )
     try:
-        if not env.get("DATABASE_URL"):
-            postgres = EmbeddedPostgres(base / "postgres", durable=not throwaway)
-            postgres.start()
-            started.append(postgres)
-            postgres.create_database(DATABASE_NAME)
-            env["DATABASE_URL"] = f"{postgres.url}/{DATABASE_NAME}"
-            env["CATAN_EMBEDDED_POSTGRES_PID"] = str(postgres.pid)
-            say(f"PostgreSQL (embedded) on 127.0.0.1:{postgres.port}, data in {postgres.data}")
-        else:
-            say("PostgreSQL: DATABASE_URL given, none started")
-        if not env.get("REDIS_URL"):
-            redis = EmbeddedRedis(base / "redis", durable=not throwaway)
-            redis.start()
-            started.append(redis)
-            env["REDIS_URL"] = f"{redis.url}/0"
-            env["CATAN_EMBEDDED_REDIS_PID"] = str(redis.pid)
-            say(f"Redis (embedded) on 127.0.0.1:{redis.port}")
-        else:
-            say("Redis: REDIS_URL given, none started")
+        for variable, name, kind, path in wanted:
+            if env.get(variable):
+                say(f"{name}: {variable} given, none started")
+                continue
+            server = kind(base / kind.name, durable=not throwaway)
+            server.start()
+            started.append(server)
+            if isinstance(server, EmbeddedPostgres):
+                server.create_database(DATABASE_NAME)
+            env[variable] = f"{server.url}{path}"
+            env[f"CATAN_EMBEDDED_{kind.name.upper()}_PID"] = str(server.pid)
+            say(f"{name} (embedded) on 127.0.0.1:{server.port}, data in {server.folder}")
         yield env
     finally:
         for server in reversed(started):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import signal
 
 import environ
 import uvicorn
@@ -27,6 +28,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-access-log", action="store_true", help="do not log every request")
     args = parser.parse_args(argv)
     from catan_site.asgi import application
+    from games import timing
+
+    if timing.PREFIX:  # bench/load.py asks each server for its moves' stage timings with SIGUSR1
+        signal.signal(signal.SIGUSR1, timing.dump)
 
     # Everything loaded so far (Django, the apps, the rules' tables) lives as long as the process: moved out of
     # the collector's sight, the full collections that otherwise stall every socket for tens of milliseconds

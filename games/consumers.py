@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import uuid
 from typing import Any
 from urllib.parse import parse_qs
@@ -13,7 +14,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
-from . import access, outbox, presence, selectors, services
+from . import access, outbox, presence, selectors, services, timing
 from .errors import GameError
 from .frames import everyone_group, frame_key, user_group
 from .models import Game
@@ -136,6 +137,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(services.player_left)(game_id=self.game_id, user_id=self.user.pk)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        self._received = time.perf_counter()
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw) > self.MAX_FRAME_BYTES or len(raw.encode("utf-8", "surrogatepass")) > self.MAX_FRAME_BYTES:
             await self._error("frame_too_large", _("Message too large."))
@@ -212,6 +214,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.muted = await database_sync_to_async(services.chat.muted_ids)(self.user)
 
     async def _move(self, content: dict[str, Any]) -> None:
+        timing.begin(self._received)
+        timing.mark("parse")
         try:
             result, messages = await database_sync_to_async(_submit_collecting, thread_sensitive=False)(
                 game_id=self.game_id,
@@ -220,8 +224,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 expected_seq=content.get("seq"),
                 idempotency_key=content.get("key"),
             )
+            timing.mark("to_loop")
             await outbox.flush(messages)
+            timing.mark("fanout")
         except GameError as error:
+            timing.end(accepted=False)
             await self.send_json({"type": "error", **error.as_dict()})
             if error.code == "stale":
                 await self.send_json(await self._state_frame())
@@ -229,6 +236,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(
             {"type": "ack", "seq": result.seq, "key": content.get("key"), "duplicate": result.duplicate}
         )
+        timing.mark("ack")
+        timing.end(accepted=True)
 
     async def _chat(self, content: dict[str, Any]) -> None:
         try:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from .. import autoplay, clocks, notifications, outbox, ratelimit, rows
+from .. import autoplay, clocks, notifications, outbox, ratelimit, rows, timing
 from ..errors import GameError
 from ..fields import json_dumps
 from ..models import Game, Move, Seat
@@ -69,6 +69,7 @@ def move_submit(
     idempotency_key: str | None = None,
 ) -> MoveResult:
     """Apply one move for the user's seat. Raises GameError and changes nothing when refused."""
+    timing.mark("to_thread")
     if idempotency_key is not None and (
         not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64 or not storable(idempotency_key)
     ):
@@ -79,6 +80,7 @@ def move_submit(
         raise GameError("not_a_player", _("You have no seat in this game."), status=403)
     _check_action_size(action)
     ratelimit.check(user, "moves")
+    timing.mark("limit")
     # A key is looked up only when the move fails: a retry of a stored move is then refused (stale, illegal)
     # or collides with the unique key, and either way answers with the stored move, applied once.
     try:
@@ -144,6 +146,7 @@ def _submit(
 ) -> MoveResult:
     with transaction.atomic():
         game = rows.lock_game(game_id)
+        timing.mark("lock")
         if game is None:
             raise GameError("not_found", _("No such game."), status=404)
         if game.status != Game.Status.ACTIVE:
@@ -178,7 +181,10 @@ def _submit(
             idempotency_key=idempotency_key,
             prefix_events=prefix_events,
         )
+        timing.mark("apply")
         _settle(game, state, events, seats, mover=user, previous_to_move=before, previous_turn=before_turn)
+        timing.mark("save")
+    timing.mark("commit")
     return MoveResult(first_seq, seat.index, events)
 
 

@@ -1,0 +1,173 @@
+"""A/B load benchmark in one run: bench/load.py on a git REF (in a worktree) and on the working tree, alternately.
+
+    .venv/bin/python bench/ab.py 25f81a3 --rounds 3 -- --games 100 --servers 2 --paced-seconds 20 --flat-seconds 15
+    bash bench/ab.sh 25f81a3                       # the same, with those defaults
+
+The machine is noisy: a change is judged only against its base measured in the same run, sides taking turns
+(A B, B A, A B, ...) so that drift hits both alike. Each side has its own database on the same PostgreSQL and
+Redis servers: by default throwaway ones of the benchmark's own (catan_site/embedded.py, durable like a
+deployment's: fsync on), or `--database-url` / `--redis-url` (a database name and Redis database are appended
+per side). Prints each metric's range over the rounds for both sides and the ratio of their medians (B / A).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# Rows of bench/load.py's table: | mode | games | seconds | accepted | moves/s | p50 | p95 | p99 | stale | cpu |
+ROW = re.compile(r"^\| (paced|flat) \|([^\n]*)\|\s*$", re.M)
+COST = re.compile(r"^\| (SQL queries per move \(mean / max\)|move-log row, bytes \(mean\)|first 100 moves, ms per move "
+                  r"\(median\)|last 100 moves, ms per move \(median\)) \| ([0-9.]+)", re.M)
+METRICS = [
+    ("paced", "p50", "paced p50 ms"),
+    ("paced", "p95", "paced p95 ms"),
+    ("paced", "p99", "paced p99 ms"),
+    ("paced", "cpu_server", "paced server CPU ms/move"),
+    ("paced", "cpu_postgres", "paced PostgreSQL CPU ms/move"),
+    ("paced", "cpu_redis", "paced Redis CPU ms/move"),
+    ("flat", "moves_per_s", "flat moves/s"),
+    ("flat", "p99", "flat p99 ms"),
+    ("flat", "cpu_server", "flat server CPU ms/move"),
+]
+
+
+def parse(output: str) -> dict[str, dict[str, float]]:
+    """{mode: metrics} from one load.py run (its last row of each mode), plus the per-move costs if printed."""
+    found: dict[str, dict[str, float]] = {}
+    for mode, rest in ROW.findall(output):
+        cells = [c.strip() for c in rest.split("|")]
+        cpu = [float(x) for x in cells[-1].split("·")]
+        found[mode] = {
+            "moves_per_s": float(cells[3]),
+            "p50": float(cells[4]),
+            "p95": float(cells[5]),
+            "p99": float(cells[6]),
+            "cpu_server": cpu[0],
+            "cpu_client": cpu[1],
+            "cpu_postgres": cpu[2],
+            "cpu_redis": cpu[3],
+        }
+    costs = {name: float(value) for name, value in COST.findall(output)}
+    if costs:
+        found["costs"] = costs
+    return found
+
+
+def worktree(ref: str) -> Path:
+    sha = subprocess.run(["git", "rev-parse", ref], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    path = Path(tempfile.gettempdir()) / f"catan-ab-{sha.strip()[:12]}"
+    if not path.exists():
+        subprocess.run(["git", "worktree", "add", "--detach", str(path), ref], cwd=ROOT, check=True)
+    return path
+
+
+def run_side(root: Path, database_url: str, redis_url: str, load_args: list[str]) -> str:
+    # The work tree's interpreter and packages; the side's own code: load.py puts its root first on sys.path
+    # and starts its servers there (`python -m catan_site.serve` from that folder).
+    argv = [sys.executable, str(root / "bench" / "load.py"), "--no-write", "--database-url", database_url]
+    argv += ["--redis-url", redis_url, *load_args]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CATAN_EMBEDDED_")}
+    done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"load.py failed in {root}:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+    return done.stdout
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "—"
+    low, high = min(values), max(values)
+    return f"{low:.1f}" if low == high else f"{low:.1f}–{high:.1f}"
+
+
+def table(ref: str, results: dict[str, list[dict]], rounds: int) -> str:
+    lines = [
+        f"| metric | A: {ref} | B: working tree | B / A (medians) |",
+        "|---|---|---|---|",
+    ]
+    rows = [(mode, key, label) for mode, key, label in METRICS]
+    for mode, key, label in rows:
+        a = [r[mode][key] for r in results["A"] if mode in r]
+        b = [r[mode][key] for r in results["B"] if mode in r]
+        ratio = statistics.median(b) / statistics.median(a) if a and b and statistics.median(a) else float("nan")
+        lines.append(f"| {label} | {spread(a)} | {spread(b)} | {ratio:.2f} |")
+    for name in ("SQL queries per move (mean / max)", "move-log row, bytes (mean)",
+                 "first 100 moves, ms per move (median)", "last 100 moves, ms per move (median)"):
+        a = [r["costs"][name] for r in results["A"] if name in r.get("costs", {})]
+        b = [r["costs"][name] for r in results["B"] if name in r.get("costs", {})]
+        if a or b:
+            ratio = statistics.median(b) / statistics.median(a) if a and b and statistics.median(a) else float("nan")
+            lines.append(f"| {name.replace(' (mean / max)', ' (mean)')} | {spread(a)} | {spread(b)} | {ratio:.2f} |")
+    lines.append("")
+    lines.append(f"{rounds} rounds, sides alternating (A B, B A, ...); ranges over the rounds.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("ref", help="the git commit to compare with (A); B is the working tree")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--database-url", help="a PostgreSQL server (postgres://user@host:port); default: our own")
+    parser.add_argument("--redis-url", help="a Redis server (redis://host:port); default: our own")
+    parser.add_argument("--write", action="store_true", help="write the table into docs/PERFORMANCE.md")
+    parser.add_argument("load_args", nargs=argparse.REMAINDER, help="after --: bench/load.py's options")
+    args = parser.parse_args(argv)
+    load_args = args.load_args[1:] if args.load_args[:1] == ["--"] else args.load_args
+    if not any(a.startswith("--long-moves") for a in load_args):
+        load_args += ["--long-moves", "0"]
+    sides = {"A": worktree(args.ref), "B": ROOT}
+    from catan_site.local import services
+
+    env_in = {} if not (args.database_url and args.redis_url) else {
+        "DATABASE_URL": args.database_url.rstrip("/") + "/postgres",
+        "REDIS_URL": args.redis_url.rstrip("/") + "/0",
+    }
+    folder = Path(tempfile.mkdtemp(prefix="catan-ab-services-"))
+    results: dict[str, list[dict]] = {"A": [], "B": []}
+    try:
+        with services(folder, env_in) as env:
+            pg = env["DATABASE_URL"].rsplit("/", 1)[0]
+            redis = env["REDIS_URL"].rsplit("/", 1)[0]
+            urls = {"A": (f"{pg}/catan_bench_a", f"{redis}/5"), "B": (f"{pg}/catan_bench_b", f"{redis}/6")}
+            for number in range(args.rounds):
+                order = ["A", "B"] if number % 2 == 0 else ["B", "A"]
+                for side in order:
+                    output = run_side(sides[side], *urls[side], load_args)
+                    results[side].append(parse(output))
+                    paced = results[side][-1].get("paced", {})
+                    print(
+                        f"round {number + 1} {side}: paced p50/p95/p99 {paced.get('p50')}/{paced.get('p95')}/"
+                        f"{paced.get('p99')} ms, server CPU {paced.get('cpu_server')} ms/move, flat "
+                        f"{results[side][-1].get('flat', {}).get('moves_per_s')} moves/s",
+                        flush=True,
+                    )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    output = table(args.ref, results, args.rounds)
+    print(output)
+    if args.write:
+        from bench.perfdoc import write_section
+
+        command = "bash bench/ab.sh " + " ".join(argv if argv is not None else sys.argv[1:])
+        write_section(
+            "ab",
+            f"## A/B: the load benchmark, a commit against the working tree\n\nCommand: `{command.strip()}` — "
+            f"{datetime.date.today().isoformat()}, {os.cpu_count()} cores.\n\n{output}",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
