@@ -222,7 +222,10 @@ async def drive(game: Game, mode: str, stop: asyncio.Event, seed: int) -> None:
 
 # The servers record each move's stages (games/timing.py) under this prefix; SIGUSR1 makes each write them out.
 TIMINGS = Path(tempfile.gettempdir()) / f"catan-move-timings-{os.getpid()}"
-STAGES = ("parse", "to_thread", "limit", "lock", "apply", "save", "commit", "to_loop", "fanout", "ack", "total")
+STAGES = (
+    *("parse", "to_thread", "limit", "lock", "apply", "save", "commit", "to_loop", "fanout", "ack", "total"),
+    *("deliver", "gc_full", "client_lag"),
+)
 
 
 def collect_stages(server_pids: list[int]) -> dict[str, list[float]]:
@@ -239,6 +242,10 @@ def collect_stages(server_pids: list[int]) -> dict[str, list[float]]:
             time.sleep(0.05)
         if path.exists():
             for stage, values in json.loads(path.read_text()).items():
+                if stage == "stalls":
+                    for stall in values:
+                        print(f"server {pid} loop stall {stall}", file=sys.stderr)
+                    continue
                 merged.setdefault(stage, []).extend(values)
             path.unlink()
     return merged
@@ -308,13 +315,15 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
     cpu_before = cpu_snapshot(server_pids)
     started = time.perf_counter()
     drivers = [asyncio.create_task(drive(g, mode, stop, i)) for i, g in enumerate(games)]
+    lags: list[float] = []
+    watcher = asyncio.create_task(loop_lag(stop, lags))
     await asyncio.sleep(seconds)
     cpu_after = cpu_snapshot(server_pids)
     in_window = sum(g.accepted for g in games) - accepted_before
     stages = collect_stages(server_pids)
     stop.set()
     elapsed = time.perf_counter() - started
-    await asyncio.gather(*drivers, *clients, return_exceptions=True)
+    await asyncio.gather(*drivers, *clients, watcher, return_exceptions=True)
     gc.enable()
     latencies = sorted(x for g in games for x in g.latencies)
     accepted = sum(g.accepted for g in games)
@@ -334,8 +343,17 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
         "stale": sum(g.errors for g in games),
         # CPU milliseconds per accepted move: ASGI servers, this load client, PostgreSQL, Redis.
         "cpu_ms": [1000 * (a - b) / max(1, in_window) for a, b in zip(cpu_after, cpu_before, strict=True)],
-        "stages": stages,
+        "stages": {**stages, "client_lag": [1000 * x for x in lags]},
     }
+
+
+async def loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
+    """How late this client's event loop wakes from a 10 ms sleep: a stall here delays every frame it reads, and
+    would show as the server's latency."""
+    while not stop.is_set():
+        before = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(time.perf_counter() - before - 0.01)
 
 
 def stage_lines(results: list[dict]) -> list[str]:

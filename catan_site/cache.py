@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 import time
 from typing import Any
 
 import redis
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django.utils.functional import cached_property
 
 logger = logging.getLogger(__name__)
 # One warning per this many seconds while Redis stays down, not one per request.
@@ -36,8 +38,29 @@ def _fail_open(default: Any):
     return wrap
 
 
+# One client (and so one connection pool) per server and options, for the whole process. Django builds a cache
+# object per thread and per async context, each with pools of its own: every thread a socket's work ran in
+# opened new connections to Redis, while moves were being served.
+_clients: dict[tuple[tuple[str, ...], str], RedisCacheClient] = {}
+_clients_lock = threading.Lock()
+
+
 class FailOpenRedisCache(RedisCache):
-    """Django's Redis cache, with every operation failing open (see the module's docstring)."""
+    """Django's Redis cache, with every operation failing open (see the module's docstring), on connection pools
+    shared by all its instances in the process (redis-py's pools are thread-safe, and reset after a fork)."""
+
+    @cached_property
+    def _cache(self) -> RedisCacheClient:
+        key = (tuple(self._servers), repr(sorted(self._options.items())))
+        with _clients_lock:
+            client = _clients.get(key)
+            if client is None:
+                client = _clients[key] = self._class(self._servers, **self._options)
+        return client
+
+    def raw_client(self) -> redis.Redis:
+        """The shared redis-py client, for a pipeline of several commands in one round trip."""
+        return self._cache.get_client(write=True)
 
     get = _fail_open(lambda key, default=None, *args, **kwargs: default)(RedisCache.get)
     get_many = _fail_open(lambda *args, **kwargs: {})(RedisCache.get_many)

@@ -2,7 +2,8 @@
 
 A move is one group message holding every seat's frame (games/frames.py). The stock layer hands the raw
 bytes to each subscribed socket's queue and every socket decodes its own copy; here the first socket to read
-a message decodes it and the others of the process get the same (read-only) dict.
+a message decodes it and the others of the process get the same (read-only) dict. And a group message is
+published without the lock that the stock layer holds for it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,17 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._recent: OrderedDict[int, tuple[bytes, Any]] = OrderedDict()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        """PUBLISH without the shard's lock. The stock layer takes one asyncio lock per Redis host for every publish,
+        subscribe and unsubscribe of the process: under load each move's publish queued behind all the others
+        (a third of a second, flat out). A publish needs no lock: it goes on the shard's pooled client (its own
+        connections, not the subscriber's), and concurrent ones take several."""
+        layer = self._get_layer()
+        channel = layer._get_group_channel_name(group)
+        shard = layer._get_shard(channel)
+        shard._ensure_redis()
+        await shard._redis.publish(channel, self.serialize(message))
 
     def deserialize(self, message: bytes) -> Any:
         held = self._recent.get(id(message))

@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> None:
 
     if timing.PREFIX:  # bench/load.py asks each server for its moves' stage timings with SIGUSR1
         signal.signal(signal.SIGUSR1, timing.dump)
+        timing.watch_collections()
 
     # Everything loaded so far (Django, the apps, the rules' tables) lives as long as the process: moved out of
     # the collector's sight, the full collections that otherwise stall every socket for tens of milliseconds

@@ -105,27 +105,31 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        timing.ensure_watching()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = query.get("invite", [""])[0]
-        self.seat = await self._resolve_seat()
-        if self.seat is False:
+        # Two trips to a worker thread, not five, and not on the one thread that `thread_sensitive` calls share:
+        # after a restart every socket of a server connects at once, and each had waited behind all the others'
+        # queries, unable to read the frames of moves meanwhile (the load benchmark's tail, docs/PERFORMANCE.md).
+        opening = await database_sync_to_async(self._seat_and_mutes, thread_sensitive=False)()
+        if opening is None:
             await self.close(code=4404)
             return
-        self.muted = await database_sync_to_async(services.chat.muted_ids)(self.user)
+        self.seat, self.muted = opening
         self.groups_joined = [everyone_group(self.game_id)]
         if self.user is not None and self.user.is_authenticated:
             self.groups_joined.append(user_group(self.user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
-        await self.send_json(await self._state_frame())
+        # Read after joining the groups: a move made meanwhile is in this frame or arrives as an update.
+        self.present = self.seat is not None
+        state = await database_sync_to_async(self._state_and_presence, thread_sensitive=False)()
+        await self.send_json(state)
         if self.seat is None:
             await self._watch_audit()
-        self.present = self.seat is not None
-        if self.present:
-            await database_sync_to_async(presence.joined)(self.game_id, self.user.pk)
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):
@@ -187,6 +191,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def game_frames(self, event: dict[str, Any]) -> None:
         """A move: forward the frame of the seat this socket's user held at that move, already encoded, and
         nobody else's (the spectators' when they held none)."""
+        timing.delivered(event)
         seat = access.seat_index_in(event.get("seats", {}), self.user)
         frame = event["frames"].get(frame_key(seat))
         if frame is not None:
@@ -265,8 +270,24 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": str(message)})
 
+    def _seat_and_mutes(self) -> tuple[int | None, set[int]] | None:
+        """The user's seat (None: a spectator) and whom they muted; None when they may not see the game."""
+        seat = self._seat_now()
+        if seat is False:
+            return None
+        return seat, services.chat.muted_ids(self.user)
+
+    def _state_and_presence(self) -> dict[str, Any]:
+        """The opening state frame; a seated player is counted at the table (the live clock's disconnect grace)."""
+        if self.present:
+            presence.joined(self.game_id, self.user.pk)
+        return self._state_frame_now()
+
     @database_sync_to_async
     def _resolve_seat(self) -> int | None | bool:
+        return self._seat_now()
+
+    def _seat_now(self) -> int | None | bool:
         """The user's seat index now, None for a spectator, False when they may not see the game."""
         try:
             _game, seat = access.game_for_viewer(game_id=self.game_id, user=self.user, invite=self.invite)
@@ -287,5 +308,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     @database_sync_to_async
     def _state_frame(self) -> dict[str, Any]:
+        return self._state_frame_now()
+
+    def _state_frame_now(self) -> dict[str, Any]:
         game = Game.objects.prefetch_related("seats__user").get(pk=self.game_id)
         return {"type": "state", **selectors.game_view(game, self.user)}

@@ -20,6 +20,7 @@ import contextlib
 import contextvars
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -34,7 +35,7 @@ from django.utils import timezone
 
 import rules
 
-from . import clock
+from . import clock, timing
 from .frames import chat_payload, everyone_group, seat_clock, seat_map, update_frames, user_group
 from .models import Game, Seat
 
@@ -110,6 +111,8 @@ async def flush(messages: list[Message]) -> None:
     if layer is None:
         return
     for group, event in messages:
+        if timing.PREFIX:
+            event = {**event, "sent_at": time.time()}  # for the receiving sockets' delivery time
         try:
             await layer.group_send(group, event)
         except Exception:  # the move is stored; clients resync

@@ -198,3 +198,32 @@ async def test_a_fault_inside_the_server_gets_an_error_frame_not_a_dropped_socke
         assert (await receive_type(a, "pong"))["seq"] == game.seq
     finally:
         await a.disconnect()
+
+
+async def test_a_socket_opens_off_the_thread_that_thread_sensitive_calls_share(game_and_users, monkeypatch):
+    """Issue "Live play": every socket's opening queries (seat, mutes, state, presence) ran one after another on
+    the one thread that `thread_sensitive` calls share. After a restart, when a server's sockets all reconnect,
+    each socket then waited behind every other one's queries, and meanwhile read no frame of the moves being
+    played (the load benchmark's p99 of 0.3-0.7 s). They now run on the worker threads, two trips per socket."""
+    import threading
+
+    from games import consumers, presence, selectors
+
+    game, users = game_and_users
+    shared = await sync_to_async(threading.current_thread, thread_sensitive=True)()
+    seen: dict[str, threading.Thread] = {}
+
+    def spy(name, original):
+        def call(*args, **kwargs):
+            seen[name] = threading.current_thread()
+            return original(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(consumers.services.chat, "muted_ids", spy("mutes", consumers.services.chat.muted_ids))
+    monkeypatch.setattr(selectors, "game_view", spy("state", selectors.game_view))
+    monkeypatch.setattr(presence, "joined", spy("presence", presence.joined))
+    communicator = await connect(game.pk, users[0])
+    await communicator.disconnect()
+    assert set(seen) == {"mutes", "state", "presence"}
+    assert all(thread is not shared for thread in seen.values()), {k: t.name for k, t in seen.items()}
