@@ -92,9 +92,9 @@ def spread(values: list[float]) -> str:
     return f"{low:.1f}" if low == high else f"{low:.1f}–{high:.1f}"
 
 
-def table(ref: str, results: dict[str, list[dict]], rounds: int) -> str:
+def table(ref: str, results: dict[str, list[dict]], rounds: int, b_name: str = "working tree") -> str:
     lines = [
-        f"| metric | A: {ref} | B: working tree | B / A (medians) |",
+        f"| metric | A: {ref} | B: {b_name} | B / A (medians) |",
         "|---|---|---|---|",
     ]
     rows = [(mode, key, label) for mode, key, label in METRICS]
@@ -117,7 +117,8 @@ def table(ref: str, results: dict[str, list[dict]], rounds: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("ref", help="the git commit to compare with (A); B is the working tree")
+    parser.add_argument("ref", help="the git commit to compare with (A)")
+    parser.add_argument("--b", help="a commit for B instead of the working tree (both then run from worktrees)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--database-url", help="a PostgreSQL server (postgres://user@host:port); default: our own")
     parser.add_argument("--redis-url", help="a Redis server (redis://host:port); default: our own")
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     load_args = args.load_args[1:] if args.load_args[:1] == ["--"] else args.load_args
     if not any(a.startswith("--long-moves") for a in load_args):
         load_args += ["--long-moves", "0"]
-    sides = {"A": worktree(args.ref), "B": ROOT}
+    sides = {"A": worktree(args.ref), "B": worktree(args.b) if args.b else ROOT}
     from catan_site.local import services
 
     env_in = {} if not (args.database_url and args.redis_url) else {
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    output = table(args.ref, results, args.rounds)
+    output = table(args.ref, results, args.rounds, args.b or "working tree")
     print(output)
     if args.write:
         from bench.perfdoc import write_section
