@@ -123,9 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", help="a PostgreSQL server (postgres://user@host:port); default: our own")
     parser.add_argument("--redis-url", help="a Redis server (redis://host:port); default: our own")
     parser.add_argument("--write", action="store_true", help="write the table into docs/PERFORMANCE.md")
-    parser.add_argument("load_args", nargs=argparse.REMAINDER, help="after --: bench/load.py's options")
-    args = parser.parse_args(argv)
-    load_args = args.load_args[1:] if args.load_args[:1] == ["--"] else args.load_args
+    argv = list(sys.argv[1:] if argv is None else argv)
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    load_args = argv[split + 1 :]  # after --: bench/load.py's options
     if not any(a.startswith("--long-moves") for a in load_args):
         load_args += ["--long-moves", "0"]
     sides = {"A": worktree(args.ref), "B": worktree(args.b) if args.b else ROOT}
@@ -161,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         from bench.perfdoc import write_section
 
-        command = "bash bench/ab.sh " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = "bash bench/ab.sh " + " ".join(argv)
         write_section(
             "ab",
             f"## A/B: the load benchmark, a commit against the working tree\n\nCommand: `{command.strip()}` — "
