@@ -38,7 +38,6 @@ METRICS = [
     ("paced", "cpu_postgres", "paced PostgreSQL CPU ms/move"),
     ("paced", "cpu_redis", "paced Redis CPU ms/move"),
     ("flat", "moves_per_s", "flat moves/s"),
-    ("flat", "p99", "flat p99 ms"),
     ("flat", "cpu_server", "flat server CPU ms/move"),
 ]
 

@@ -45,7 +45,7 @@ def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
         "REDIS_URL": redis_url,
         "RATE_LIMIT_MOVES": "1000000",
         "MAX_GAMES_PER_USER": "1000",
-        "MOVE_TIMINGS": str(TIMINGS),
+
         "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "catan_site.settings",
@@ -229,7 +229,10 @@ STAGES = (
 
 
 def collect_stages(server_pids: list[int]) -> dict[str, list[float]]:
-    """The stage timings (ms) each server recorded since the last call, merged; the servers start afresh."""
+    """The stage timings (ms) each server recorded since the last call, merged; the servers start afresh.
+    Nothing without --stages (a server without its SIGUSR1 handler would die of the signal)."""
+    if not os.environ.get("MOVE_TIMINGS"):
+        return {}
     for path in TIMINGS.parent.glob(f"{TIMINGS.name}-*.json"):
         path.unlink()
     for pid in server_pids:
@@ -446,9 +449,16 @@ def main(argv: list[str] | None = None) -> int:
         help="the ASGI server (uvicorn: catan_site.serve, as deployed)",
     )
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="the servers time each move's stages and their loop stalls (games/timing.py; costs a little CPU)",
+    )
     args = parser.parse_args(argv)
 
     env = bench_env(args.database_url, args.redis_url)
+    if args.stages:
+        env["MOVE_TIMINGS"] = str(TIMINGS)
     ensure_database(args.database_url)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     os.environ.update(env)

@@ -115,7 +115,7 @@ async def watch_loop() -> None:
 def _watchdog(main: int) -> None:
     reported = 0.0
     while True:
-        time.sleep(0.005)
+        time.sleep(0.02)
         late = time.perf_counter() - _beat[0]
         if late > 0.05 and _beat[0] != reported:
             reported = _beat[0]
