@@ -14,7 +14,10 @@ import textwrap
 import time
 from pathlib import Path
 
+import psycopg
 import pytest
+
+from catan_site.embedded import EmbeddedPostgres
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -150,3 +153,16 @@ def test_given_urls_win_and_nothing_is_started(redis_url, postgres):
     assert report["database_url"] == given and report["redis_url"] == redis_url
     assert report["postgres_pid"] is None and report["redis_pid"] is None
     assert "none started" in wrapper.stderr.read()
+
+
+def test_a_deep_folder_is_no_obstacle(tmp_path):
+    """A Unix socket's path may not exceed 107 bytes: the servers listen on TCP only, wherever their folder is
+    (a clone in a deep folder; pytest's own temporary folders under xdist)."""
+    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "local" / "postgres"
+    server = EmbeddedPostgres(deep, durable=False)
+    try:
+        server.start()
+        with psycopg.connect(f"{server.url}/postgres") as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+    finally:
+        server.stop()

@@ -83,7 +83,8 @@ class Stack:
             return response.read().decode()
 
     def interrupt(self) -> int:
-        os.killpg(self.process.pid, signal.SIGINT)
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
         return self.process.wait(timeout=60)
 
 
