@@ -19,6 +19,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from catan_site.embedded import free_port
 
@@ -47,13 +48,22 @@ def port_taken(host: str, port: int) -> bool:
     return False
 
 
+def site_url(given: str, host: str, port: int) -> str:
+    """The links in mails name the port this run serves on: a SITE_URL on this machine (.env's example says
+    127.0.0.1:8000) follows HOST and PORT; one elsewhere (a proxy in front) is kept."""
+    if given and urlsplit(given).hostname not in ("127.0.0.1", "localhost", "::1", None):
+        return given
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    return f"http://{shown}:{port}"
+
+
 def stack_env(env: Mapping[str, str], *, host: str, port: int, folder: Path) -> dict[str, str]:
     mail_port, inbound_port = free_port(), free_port()
     full = {**LOCAL_DEFAULTS, **env}
     full.update(
         WEB_HOST=host,
         WEB_PORT=str(port),
-        SITE_URL=full.get("SITE_URL") or f"http://{host}:{port}",
+        SITE_URL=site_url(full.get("SITE_URL", ""), host, port),
         EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(mail_port),

@@ -43,6 +43,7 @@ class Stack:
     def __init__(self, folder: Path, port: int) -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         env.update(
+            SITE_URL="http://127.0.0.1:8000",  # as a .env copied from .env.example says: the port must follow
             DEBUG="false",
             SECRET_KEY="make-run-test-" + "k" * 40,
             SESSION_COOKIE_SECURE="false",
@@ -119,6 +120,9 @@ def test_make_run_plays_an_email_game_with_worker_beat_and_mail_then_stops_clean
             return [s for s in re.findall(r"<h2>(.*?)</h2>", page, re.S) if subject_part in s]
 
         _until(lambda: mails("Your turn"), 30, "the turn mail in the local mailbox")
+        # Its links name the port this run serves on (issue 27: with PORT=8920 they said 8000).
+        links = re.findall(r'href="(http://[^"/]+)/', stack.get("/local/mail/?to=demo@example.com"))
+        assert links and set(links) == {f"http://127.0.0.1:{stack.port}"}, links
         # Beat ticks the clock; the worker plays the timeout policy for demo (a bot's move, cause 'timeout').
         def timed_out() -> bool:
             with psycopg.connect(url) as conn:
