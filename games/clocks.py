@@ -122,6 +122,67 @@ def retime(seat: Any, now: datetime) -> bool:
     return True
 
 
+# A moderator's pause, resume and extension: one model for every clock of the game. The game's deadline and
+# each due seat's deadline (with the moment it began to owe its decision, and its time bank) always move together
+# and by the same amount, paused or not. A pause keeps the seconds the game's deadline had left
+# (`Game.paused_remaining`); resume moves every clock on by the length of the pause, which is `now + remaining -
+# game.deadline` as long as anything that moves the game's deadline during the pause moves `paused_remaining`
+# with it (`set_game_deadline`).
+
+
+def pause(game: Game, now: datetime) -> None:
+    """Freeze the clocks: the deadlines stay as they are (no tick looks at a paused game)."""
+    game.paused_remaining = max(0.0, (game.deadline - now).total_seconds()) if game.deadline else None
+
+
+def resume(game: Game, now: datetime) -> None:
+    """Give back the time the pause took: every clock moves on by it."""
+    if game.paused_remaining is not None and game.deadline is not None:
+        _shift(game, now + timedelta(seconds=game.paused_remaining) - game.deadline)
+    game.paused_remaining = None
+
+
+def _shift(game: Game, by: timedelta) -> None:
+    """The game's deadline and each seat's move on by `by`, with the moment the seat began to owe its decision
+    (so that its time bank is not charged for the pause)."""
+    game.deadline += by
+    seats = list(game.seats.filter(deadline__isnull=False))
+    for seat in seats:
+        seat.deadline += by
+        if seat.due_since is not None:
+            seat.due_since += by
+    if seats:
+        type(seats[0]).objects.bulk_update(seats, ["deadline", "due_since"])
+
+
+def extend(game: Game, by: timedelta) -> dict[int, datetime]:
+    """More time for the decisions now due, paused or not: each person who owes one gets `by` in their time bank,
+    so their deadline (the bank's end) moves by `by`; the game's deadline moves with them (and, in a paused game,
+    the time frozen: resume gives the extension back with the rest). The reminder may go again before the new
+    deadline. Returns each such seat's new deadline, by seat index. The caller saves the game."""
+    set_game_deadline(game, game.deadline + by)
+    game.reminded_seq = None
+    seats = list(game.seats.filter(deadline__isnull=False, user__isnull=False))
+    for seat in seats:
+        seat.deadline += by
+        if seat.bank_seconds is not None:
+            seat.bank_seconds += int(by.total_seconds())
+    if seats:
+        type(seats[0]).objects.bulk_update(seats, ["deadline", "bank_seconds"])
+    return {seat.index: seat.deadline for seat in seats}
+
+
+def set_game_deadline(game: Game, deadline: datetime | None) -> None:
+    """Set the game's deadline; in a paused game the time frozen moves with it, so that resume still moves every
+    clock on by exactly the length of the pause. The caller saves `deadline` and `paused_remaining`."""
+    if game.status == Game.Status.PAUSED and game.paused_remaining is not None:
+        if deadline is None or game.deadline is None:
+            game.paused_remaining = None
+        else:
+            game.paused_remaining += (deadline - game.deadline).total_seconds()
+    game.deadline = deadline
+
+
 def reminder_due(game: Game) -> bool:
     if game.deadline is None or game.reminded_seq == game.seq:
         return False

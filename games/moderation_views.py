@@ -16,6 +16,8 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -350,8 +352,10 @@ def person(request, user_id: int):
         elif action == "restore":
             _do(request, lambda: moderation.user_lift(moderator=me, user=target, reason=reason, note=note))
         return redirect("moderation-user", user_id=user_id)
+    refusal = moderation.sanction_refusal(request.user, target)
     context = {
         "target": target,
+        "refusal": refusal.message if refusal else "",  # the actions are not offered, and this says why
         "reliability": selectors.reliability(target),
         "seats": target.seats.select_related("game"),
         "reports": Report.objects.filter(reported_user=target).select_related("reporter", "game"),
@@ -372,6 +376,10 @@ AUDIT_DETAIL_LABELS = {
     "offers": gettext_lazy("seats offered back"),
     "lobbies": gettext_lazy("waiting games left"),
     "duplicate_of": gettext_lazy("closed with report"),
+    "deadline": gettext_lazy("new deadline"),
+    "deadlines": gettext_lazy("new deadline by seat"),
+    "hours_left": gettext_lazy("hours left on resume"),
+    "seats_hours_left": gettext_lazy("hours left on resume by seat"),
 }
 
 
@@ -402,8 +410,18 @@ AUDIT_ACTION_LABELS = {
 
 
 def audit_details(details: dict[str, Any]) -> str:
-    shown = [(AUDIT_DETAIL_LABELS.get(k, k), v) for k, v in details.items() if v is not None]
+    shown = [(AUDIT_DETAIL_LABELS.get(k, k), _detail_value(v)) for k, v in details.items() if v is not None]
     return format_html_join(", ", "{}: {}", shown)
+
+
+def _detail_value(value: Any) -> str:
+    """A detail as a moderator reads it: a moment in their time zone, a value per seat as "seat 1: ..."."""
+    if isinstance(value, dict):
+        return "; ".join(f"{_('seat')} {key}: {_detail_value(item)}" for key, item in value.items())
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is not None and moment.tzinfo is not None:
+        return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+    return str(value)
 
 
 @moderator_only

@@ -120,11 +120,11 @@ def game_seat_bot(request, game_id: int, index: int):
 def game_invite(request, game_id: int):
     """A player invites someone by username or email address (the invite link goes by email)."""
     try:
-        address = services.game_invite(game_id=game_id, user=request.user, to=request.POST.get("to", ""))
+        told = services.game_invite(game_id=game_id, user=request.user, to=request.POST.get("to", ""))
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, _("Invitation sent to %(to)s.") % {"to": address})
+        messages.success(request, told)
     return redirect("game", game_id=game_id)
 
 

@@ -108,8 +108,10 @@ class GameInvite(APIView):
 
     @extend_schema(request=s.InviteSerializer, responses={200: dict, 404: s.ErrorSerializer, 409: s.ErrorSerializer})
     def post(self, request: Request, game_id: int) -> Response:
+        """Answers {"invited": what was given, "message": ...}, the same for a known and an unknown name."""
         data = _parse(s.InviteSerializer, request)
-        return Response({"invited": services.game_invite(game_id=game_id, user=request.user, to=data["to"])})
+        message = services.game_invite(game_id=game_id, user=request.user, to=data["to"])
+        return Response({"invited": data["to"].strip(), "message": message})
 
 
 class GameSeatBot(APIView):

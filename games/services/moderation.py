@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group, Permission
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -19,7 +20,7 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from .. import access, clock, outbox
+from .. import access, clock, clocks, outbox
 from ..errors import GameError
 from ..fairness import seed_revealed
 from ..models import AuditEntry, ChatMessage, Game, Move, Notification, Report, Sanction, Seat, SeatOffer
@@ -62,6 +63,34 @@ def require_moderator(user) -> None:
         raise GameError("forbidden", _("Moderators only."), status=403)
 
 
+def _ranked(user) -> bool:
+    """Staff, a superuser or a moderator (by a group or their own permission), whether or not the account is
+    active now: a suspended moderator is still one."""
+    if user.is_staff or user.is_superuser:
+        return True
+    return Permission.objects.filter(
+        Q(user=user) | Q(group__user=user), codename="moderate", content_type__app_label="games"
+    ).exists()
+
+
+def sanction_refusal(moderator, user) -> GameError | None:
+    """Why this moderator may not warn, suspend, ban or restore this person, or None. Ranks: only a superuser
+    sanctions staff or moderators (a stolen moderator account cannot lock out the administrators), and no one
+    sanctions themselves."""
+    if moderator.pk == user.pk:
+        return GameError("own_account", _("No one sanctions their own account."), status=403)
+    if not moderator.is_superuser and _ranked(user):
+        message = _("Only a superuser can sanction staff or moderators.")
+        return GameError("outranked", message, status=403)
+    return None
+
+
+def _check_may_sanction(moderator, user) -> None:
+    refusal = sanction_refusal(moderator, user)
+    if refusal is not None:
+        raise refusal
+
+
 def _reason(reason: Any) -> str:
     if not isinstance(reason, str) or not reason.strip():
         raise GameError("reason_required", _("Say why: every moderator action is recorded with its reason."))
@@ -100,12 +129,11 @@ def game_set_status(*, moderator, game_id: int, status: str, reason: str) -> Gam
         previous = game.status
         now = clock.now()
         if status == Game.Status.PAUSED:
-            # The deadlines stay as they were (no tick looks at a paused game); resume moves them on by the pause.
-            game.paused_remaining = max(0.0, (game.deadline - now).total_seconds()) if game.deadline else None
+            clocks.pause(game, now)
             game.pause_note = reason
         else:
-            if previous == Game.Status.PAUSED and game.paused_remaining is not None and game.deadline is not None:
-                _shift_clocks(game, now + timedelta(seconds=game.paused_remaining) - game.deadline)
+            if previous == Game.Status.PAUSED:
+                clocks.resume(game, now)
             game.paused_remaining = None
             game.pause_note = ""
         game.status = status
@@ -118,31 +146,37 @@ def game_set_status(*, moderator, game_id: int, status: str, reason: str) -> Gam
     return game
 
 
-def _shift_clocks(game: Game, by: timedelta) -> None:
-    """Give back the time a pause took: the game's deadline and each seat's (with the moment it began to owe its
-    decision, so that its time bank is not charged for the pause) move on by `by`."""
-    game.deadline += by
-    seats = list(game.seats.filter(deadline__isnull=False))
-    for seat in seats:
-        seat.deadline += by
-        if seat.due_since is not None:
-            seat.due_since += by
-    Seat.objects.bulk_update(seats, ["deadline", "due_since"])
-
-
 def game_extend_deadline(*, moderator, game_id: int, hours: int, reason: str) -> Game:
+    """Give the people who owe a decision `hours` more (`clocks.extend`), in a running or a paused game. The audit
+    entry states the new deadlines (a paused game's: the time each will have when it resumes)."""
     require_moderator(moderator)
     reason = _reason(reason)
     if type(hours) is not int or not 1 <= hours <= 24 * 30:
         raise GameError("bad_hours", _("Extend by 1 hour to 30 days."))
     with transaction.atomic():
         game = _game(game_id)
-        if game.deadline is None:
+        if game.deadline is None or game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
             raise GameError("no_deadline", _("This game has no running clock."), status=409)
-        game.deadline += timedelta(hours=hours)
-        game.save(update_fields=["deadline"])
-        audit(moderator, "deadline_extended", reason, game=game, hours=hours)
+        seats = clocks.extend(game, timedelta(hours=hours))
+        game.save(update_fields=["deadline", "paused_remaining", "reminded_seq"])
+        audit(moderator, "deadline_extended", reason, game=game, hours=hours, **_deadlines_stated(game, seats))
+        if game.status == Game.Status.ACTIVE and game.clock == Game.Clock.LIVE:
+            outbox.timeout_at(game.pk, game.seq, game.deadline)  # the task queued for the old deadline finds time left
+    outbox.game_changed(game.pk)  # open pages show the new deadlines
     return game
+
+
+def _deadlines_stated(game: Game, seats: dict[int, datetime]) -> dict[str, Any]:
+    """The audit's account of an extension: the new deadlines (seats count from 1, as the pages show them); in a
+    paused game, where they move on by the pause at resume, the hours each will have left then."""
+    if game.status == Game.Status.PAUSED and game.paused_remaining is not None:
+        frozen_at = game.deadline - timedelta(seconds=game.paused_remaining)
+        left = {str(index + 1): round((d - frozen_at).total_seconds() / 3600, 2) for index, d in seats.items()}
+        return {"hours_left": round(game.paused_remaining / 3600, 2), **({"seats_hours_left": left} if left else {})}
+    stated: dict[str, Any] = {"deadline": game.deadline.isoformat()}
+    if seats:
+        stated["deadlines"] = {str(index + 1): d.isoformat() for index, d in seats.items()}
+    return stated
 
 
 def seat_replace_with_bot(*, moderator, game_id: int, user_id: Any, reason: str) -> Seat:
@@ -358,6 +392,7 @@ def _sanction(
 
 def user_warn(*, moderator, user, reason: str, note: str = "", report=None) -> Sanction:
     require_moderator(moderator)
+    _check_may_sanction(moderator, user)
     reason = _reason(reason)
     with transaction.atomic():
         sanction = _sanction(moderator, user, Sanction.Kind.WARNING, reason, note=note, report=report)
@@ -383,11 +418,11 @@ def _hold_seats(user) -> None:
             to_move = set(rules.to_move(rules.load(game.state)))
             humans = [s for s in game.seats.filter(user__isnull=False) if s.index in to_move]
             if not humans:
-                game.deadline = None  # only bots must act now
+                clocks.set_game_deadline(game, None)  # only bots must act now
             elif game.clock == Game.Clock.ASYNC:
                 # The game's deadline is the earliest of those who still owe a decision.
-                game.deadline = min((s.deadline for s in humans if s.deadline), default=None)
-            game.save(update_fields=["deadline"])
+                clocks.set_game_deadline(game, min((s.deadline for s in humans if s.deadline), default=None))
+            game.save(update_fields=["deadline", "paused_remaining"])
 
 
 def _leave_lobbies(user) -> int:
@@ -416,6 +451,7 @@ def user_restrict(*, moderator, user, reason: str, days: int | None = None, note
     a bot plays their seats meanwhile, their open sockets close, and they are told why, until when and how to
     appeal. Returns what was done: "banned", "suspended", or "unchanged" (already sanctioned as much)."""
     require_moderator(moderator)
+    _check_may_sanction(moderator, user)
     reason = _reason(reason)
     if days is not None and (type(days) is not int or not 1 <= days <= 365):
         raise GameError("bad_days", _("Suspend for 1 to 365 days."))
@@ -445,6 +481,7 @@ def user_restrict(*, moderator, user, reason: str, days: int | None = None, note
 def user_lift(*, moderator, user, reason: str, note: str = "") -> None:
     """Restore: the only way a ban ends. The person's held seats are offered back."""
     require_moderator(moderator)
+    _check_may_sanction(moderator, user)
     reason = _reason(reason)
     with transaction.atomic():
         type(user).objects.filter(pk=user.pk).update(is_active=True, banned=False, suspended_until=None)
@@ -519,6 +556,8 @@ def report_handle(*, moderator, report_id: int, action: str, reason: str, days: 
         if report.status != Report.Status.OPEN:
             raise GameError("handled", _("This report was already handled."), status=409)
         target = report.reported_user
+        if action in ("warn", "suspend", "ban"):
+            _check_may_sanction(moderator, target)
         outcome = action
         if action == "hide":
             if report.message is None:

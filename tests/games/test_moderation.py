@@ -71,7 +71,8 @@ def test_extend_deadline(moderator):
     before = Game.objects.get(pk=game.pk).deadline
     moderation.game_extend_deadline(moderator=moderator, game_id=game.pk, hours=5, reason="holiday")
     after = Game.objects.get(pk=game.pk).deadline
-    assert (after - before).total_seconds() == 5 * 3600 and last_audit().details == {"hours": 5}
+    assert (after - before).total_seconds() == 5 * 3600 and last_audit().details["hours"] == 5
+    assert last_audit().details["deadline"] == after.isoformat()
 
 
 @pytest.mark.django_db(transaction=True)

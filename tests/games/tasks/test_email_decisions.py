@@ -158,7 +158,8 @@ def test_replies_accept_and_reject_a_trade_in_english_and_french_and_a_stale_rep
     moves = Move.objects.filter(game=game).count()
     _reply(inbound, to_bob, "accept")
     assert Move.objects.filter(game=game).count() == moves
-    assert answer(to_bob["Reply-To"].split("+")[1].split("@")[0], "accept") == "already_decided"
+    code = to_bob["Reply-To"].split("+")[1].split("@")[0]
+    assert answer(code, "accept", senders=[bob.email]) == "already_decided"
 
 
 @pytest.mark.django_db(transaction=True)
