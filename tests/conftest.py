@@ -5,6 +5,8 @@ Browser tests skip where Chromium is missing, but fail under REQUIRE_BROWSER=1 (
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -114,6 +116,16 @@ def bots_without_delay(settings):
     """Bots play at once, in the thread that queued them (with a delay, in-process bots play from a timer thread
     so that a person's request never waits for them; tests that check the pace set the delay themselves)."""
     settings.BOT_LIVE_DELAY_SECONDS = 0
+
+
+@pytest.fixture
+def server_folder():
+    """A folder for a PostgreSQL of a test's own, removed afterwards. Not under pytest's tmp_path: as root the
+    server runs as another user (catan-pg) who must be able to reach it, and every pytest process that starts
+    (another xdist worker, another run) sets /tmp/pytest-of-root back to 0700."""
+    folder = Path(tempfile.mkdtemp(prefix="catan-test-server-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 # Threads that may outlive a test: idle workers of a pool that the next test reuses (asgiref's sync_to_async

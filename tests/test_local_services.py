@@ -155,10 +155,10 @@ def test_given_urls_win_and_nothing_is_started(redis_url, postgres):
     assert "none started" in wrapper.stderr.read()
 
 
-def test_a_deep_folder_is_no_obstacle(tmp_path):
+def test_a_deep_folder_is_no_obstacle(server_folder):
     """A Unix socket's path may not exceed 107 bytes: the servers listen on TCP only, wherever their folder is
     (a clone in a deep folder; pytest's own temporary folders under xdist)."""
-    deep = tmp_path / ("a-rather-long-folder-name-" * 4) / "local" / "postgres"
+    deep = server_folder / ("a-rather-long-folder-name-" * 4) / "local" / "postgres"
     server = EmbeddedPostgres(deep, durable=False)
     try:
         server.start()

@@ -100,8 +100,8 @@ def _until(condition, timeout: float, what: str):
 
 
 @pytest.mark.timeout(400)
-def test_make_run_plays_an_email_game_with_worker_beat_and_mail_then_stops_cleanly(tmp_path):
-    folder = tmp_path / "local"
+def test_make_run_plays_an_email_game_with_worker_beat_and_mail_then_stops_cleanly(server_folder):
+    folder = server_folder / "local"
     stack = Stack(folder, free_port())
     try:
         stack.wait_ready()
