@@ -62,6 +62,12 @@ def services(folder: Path | None, env: Mapping[str, str] | None = None) -> Itera
             env[variable] = f"{server.url}{path}"
             env[f"CATAN_EMBEDDED_{kind.name.upper()}_PID"] = str(server.pid)
             say(f"{name} (embedded) on 127.0.0.1:{server.port}, data in {server.folder}")
+        if throwaway:
+            # The command's own temporary files (a test's mail catcher, beat schedule, browser profile) go inside
+            # the throwaway folder too, and leave with it.
+            scratch = base / "tmp"
+            scratch.mkdir()
+            env["TMPDIR"] = str(scratch)
         yield env
     finally:
         for server in reversed(started):

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # What the wrapped command reports: the URLs it was given, the servers' PIDs, and proof that both answer.
 REPORT = textwrap.dedent(
     """
-    import json, os, sys, time
+    import json, os, sys, tempfile, time
     import psycopg, redis
     url, redis_url = os.environ["DATABASE_URL"], os.environ["REDIS_URL"]
     with psycopg.connect(url) as conn:
@@ -34,6 +34,7 @@ REPORT = textwrap.dedent(
         "database_url": url, "redis_url": redis_url, "data": data,
         "postgres_pid": os.environ.get("CATAN_EMBEDDED_POSTGRES_PID"),
         "redis_pid": os.environ.get("CATAN_EMBEDDED_REDIS_PID"),
+        "tmpdir": tempfile.gettempdir(),
     }), flush=True)
     time.sleep(float(sys.argv[1]))
     """
@@ -103,6 +104,7 @@ def test_without_urls_it_starts_both_servers_on_free_ports_and_removes_everythin
     assert report["redis_url"].startswith("redis://127.0.0.1:") and ":6379/" not in report["redis_url"]
     assert _gone(pids), "an embedded server outlived the command"
     assert not _folder_of(report).exists(), "the throwaway folder was left behind"
+    assert report["tmpdir"].startswith(str(_folder_of(report))), "the command's temporary files lie elsewhere"
 
 
 def test_the_command_exit_status_is_passed_on():
