@@ -9,8 +9,6 @@ from __future__ import annotations
 import redis
 from django.core.cache import cache, caches
 
-from catan_site.cache import FailOpenRedisCache
-
 LIFETIME = 86400
 
 
@@ -21,7 +19,7 @@ def _key(game_id: int, user_id: int) -> str:
 def joined(game_id: int, user_id: int) -> int:
     key = _key(game_id, user_id)
     backend = caches["default"]
-    if isinstance(backend, FailOpenRedisCache):  # one round trip, not three (SET NX, EXISTS, INCRBY)
+    if hasattr(backend, "raw_client"):  # Redis (catan_site.cache): one round trip, not three (SET NX, EXISTS, INCRBY)
         full = backend.make_and_validate_key(key)
         try:
             pipe = backend.raw_client().pipeline(transaction=False)
