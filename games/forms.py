@@ -4,17 +4,7 @@ from django.utils.translation import gettext_lazy as _
 import rules
 
 from .models import Game, Seat, TimeoutPolicy
-
-SCENARIO_NAMES = {
-    "base": _("Catan (base game)"),
-    "new_shores": _("Seafarers 1: New Shores"),
-    "four_islands": _("Seafarers 2: Four Islands"),
-    "oceania": _("Seafarers 3: Oceania"),
-    "through_the_desert": _("Seafarers 4: Through the Desert"),
-    "new_world": _("Seafarers 5: The New World"),
-    "great_crossing": _("Seafarers 6: The Great Crossing"),
-    "greater_catan": _("Seafarers 7: Greater Catan"),
-}
+from .scenario_names import SCENARIO_NAMES
 
 
 def scenario_choices() -> list[tuple[str, str]]:

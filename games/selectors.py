@@ -14,6 +14,7 @@ from .access import seat_of
 from .fairness import seed_revealed
 from .frames import seat_clock
 from .models import Game, Move, Seat
+from .scenario_names import scenario_name
 
 
 def open_public_games() -> QuerySet[Game]:
@@ -21,6 +22,14 @@ def open_public_games() -> QuerySet[Game]:
         Game.objects.filter(status=Game.Status.WAITING, visibility=Game.Visibility.PUBLIC)
         .filter(pk__in=Seat.objects.filter(user__isnull=True, bot="").values("game_id"))
         .prefetch_related("seats__user")
+    )
+
+
+def _clock_runs(game: Game) -> bool:
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.deadline is not None
+        and (game.clock == Game.Clock.ASYNC or bool(game.turn_seconds))
     )
 
 
@@ -43,7 +52,9 @@ def games_for_user(user) -> list[dict[str, Any]]:
                 "seat": seat,
                 "waiting_on_me": waiting_on_me,
                 "waiting_for": waiting_for,
-                "deadline": game.deadline,
+                "scenario_name": scenario_name(game.scenario),
+                # Only where a clock runs: a live game without a turn clock may hold a past disconnect grace.
+                "deadline": game.deadline if _clock_runs(game) else None,
             }
         )
     order = {Game.Status.ACTIVE: 1, Game.Status.WAITING: 2, Game.Status.PAUSED: 3}

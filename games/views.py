@@ -19,10 +19,11 @@ from catan_site.params import whole_number
 from . import access, clock, clocks, selectors, services
 from .errors import GameError
 from .fairness import verify
-from .forms import SCENARIO_NAMES, GameCreateForm, StandingOrdersForm, VacationForm
+from .forms import GameCreateForm, StandingOrdersForm, VacationForm
 from .links import read_login_token, read_unsubscribe_token
 from .models import Game, Mute, Seat, SeatOffer
 from .notifications import VERB_LABELS
+from .scenario_names import SCENARIO_NAMES
 
 
 def _moderation_notices(request) -> None:
