@@ -10,7 +10,7 @@ const ngettext = window.ngettext || ((singular, plural, n) => (n === 1 ? singula
 
 const STRINGS = {
   connection_connecting: gettext("Connecting…"),
-  connection_connected: gettext("Live"),
+  connection_connected: gettext("Connected"),
   connection_reconnecting: gettext("Reconnecting…"),
   connection_refused: gettext("No access"),
   connection_ended: gettext("Finished"),

@@ -35,3 +35,18 @@ def test_a_live_game_without_a_clock_shows_no_time_left():
     Game.objects.filter(pk=game.pk).update(deadline=game.started_at)  # as a past disconnect grace left it
     page = _page(users[0])
     assert " left" not in page.split("<table", 1)[1]
+
+
+def test_the_table_says_what_kind_of_game_it_is_apart_from_its_connection(settings):
+    """Issue 27 item 7: the socket's state read "● Live" on an email game's page, as if it were the game's kind."""
+    from pathlib import Path
+
+    from tests.games.tasks.conftest import async_game
+
+    game, users = async_game(humans=1, bots=2)
+    client = Client()
+    client.force_login(users[0])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'data-testid="game-kind">Play by email</span>' in page
+    labels = (Path(settings.BASE_DIR) / "static" / "js" / "i18n.js").read_text()
+    assert 'connection_connected: gettext("Connected")' in labels
