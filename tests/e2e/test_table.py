@@ -104,6 +104,18 @@ class TableTests(BrowserCase):
             self.play_a_turn_checking_the_screen(page)
 
     @staticmethod
+    def check_greyed_buttons_look_alike(page) -> None:
+        """Issue 27 item 9: a greyed Bank trade or Offer a trade was pale orange and looked clickable, where the
+        greyed build buttons were grey: every greyed action button now looks the same."""
+        looks = page.evaluate(
+            """() => [...document.querySelectorAll('#actions .button:disabled')]
+                 .map((b) => [b.id, getComputedStyle(b).backgroundColor])"""
+        )
+        ids = {button for button, _colour in looks}
+        assert {"btn-trade-bank", "btn-offer-trade", "btn-build-road"} <= ids, looks
+        assert len({colour for _button, colour in looks}) == 1, looks
+
+    @staticmethod
     def check_cost_card(page) -> None:
         """Each piece the hand cannot pay for is greyed on the cost card, with what is missing."""
         rows = page.evaluate(
@@ -139,6 +151,7 @@ class TableTests(BrowserCase):
         self.check_every_size(page, "roll", ["#btn-roll"])
         # Build buttons stay in the bar, greyed with the reason, and the cost card lists what each piece takes.
         assert page.get_attribute("#btn-build-road", "data-reason") == "Roll the dice first"
+        self.check_greyed_buttons_look_alike(page)
         assert page.locator("#costs li").count() == 4
         self.check_cost_card(page)
         page.click("#btn-roll:enabled")
