@@ -25,6 +25,19 @@ def open_public_games() -> QuerySet[Game]:
     )
 
 
+def games_to_watch(limit: int = 20) -> list[Game]:
+    """Public games in progress, the most recently started first, each with its scenario's name: anyone may
+    watch them (a spectator sees only what every seat may see)."""
+    games = list(
+        Game.objects.filter(status=Game.Status.ACTIVE, visibility=Game.Visibility.PUBLIC)
+        .order_by("-started_at", "-pk")
+        .prefetch_related("seats__user")[:limit]
+    )
+    for game in games:
+        game.scenario_name = scenario_name(game.scenario)
+    return games
+
+
 def _clock_runs(game: Game) -> bool:
     return (
         game.status == Game.Status.ACTIVE

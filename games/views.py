@@ -33,7 +33,10 @@ def _moderation_notices(request) -> None:
 
 
 def home(request):
-    context = {"open_games": selectors.open_public_games()[:30], "scenario_names": SCENARIO_NAMES}
+    open_games = list(selectors.open_public_games()[:30])
+    for game in open_games:
+        game.scenario_name = SCENARIO_NAMES.get(game.scenario, game.scenario)
+    context = {"open_games": open_games, "games_to_watch": selectors.games_to_watch()}
     if request.user.is_authenticated:
         _moderation_notices(request)
         context["my_games"] = selectors.games_for_user(request.user)[:50]
