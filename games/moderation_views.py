@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
@@ -32,7 +33,7 @@ from . import selectors
 from .errors import GameError
 from .forms import RESOURCE_CHOICES
 from .models import AuditEntry, ChatMessage, Game, Report, Sanction, SeatOffer
-from .services import moderation
+from .services import moderation, recusal
 
 REPORTS_PER_PAGE = 20
 AUDIT_PER_PAGE = 50
@@ -143,6 +144,9 @@ def queue(request):
         history.setdefault(sanction.user_id, []).append(sanction)
     for group in page:
         group["sanctions"] = history.get(group["person"].pk, [])
+        for report in group["reports"]:
+            refusal = recusal.report_refusal(request.user, report)
+            report.refusal = refusal.message if refusal else ""  # no action offered: this says why
     context = {**_common(request, seen=True), "page": page, "q": q}
     return render(request, "moderation/queue.html", context)
 
@@ -208,9 +212,29 @@ def _game_action(request, game_id: int) -> None:
         )
 
 
-def _audit_visit(request, game_id: int) -> bool:
-    """True the first time in a visit (per session, per game, per hour) this moderator looks."""
-    return moderation.first_look(request.session, f"mod-visit-{game_id}")
+def _reveal_key(game_id: int) -> str:
+    return f"mod-reveal-{game_id}"
+
+
+def _reveal(request, game_id: int) -> int | None:
+    """The "Reveal hidden information" button: the reason is recorded in the audit log, and the hands show for the
+    rest of this visit (an hour, this session, this game). Returns the move shown."""
+    seq = whole_number(request.POST.get("seq"))
+    try:
+        moderation.position(
+            moderator=request.user, game_id=game_id, seq=seq, reveal=True, reason=request.POST.get("reason", "")
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+        return seq
+    request.session[_reveal_key(game_id)] = timezone.now().timestamp()
+    messages.success(request, _("Hidden information shown, and recorded in the audit log."))
+    return seq
+
+
+def _revealed(request, game_id: int) -> bool:
+    """True while this visit's reveal of the game lasts."""
+    return timezone.now().timestamp() - request.session.get(_reveal_key(game_id), 0) < moderation.VISIT_SECONDS
 
 
 CARD_NAMES = {
@@ -263,6 +287,7 @@ def _replay_context(item: Game, position: dict[str, Any]) -> dict[str, Any]:
     names = {s.index: (s.user.label if s.user else f"🤖 {s.get_bot_display()}") for s in item.seats.all()}
     view = position["view"]
     resources = dict(RESOURCE_CHOICES)
+    hands = position["hands"] if position["revealed"] else []  # hidden until an audited reveal
     seats = [
         {
             "name": names.get(i, str(i + 1)),
@@ -273,7 +298,7 @@ def _replay_context(item: Game, position: dict[str, Any]) -> dict[str, Any]:
                 if n
             ],
         }
-        for i, hand in enumerate(position["hands"])
+        for i, hand in enumerate(hands)
     ]
     log = [
         {
@@ -295,20 +320,28 @@ def _replay_context(item: Game, position: dict[str, Any]) -> dict[str, Any]:
 def game(request, game_id: int):
     item = get_object_or_404(Game.objects.prefetch_related("seats__user", "seats__held_for"), pk=game_id)
     if request.method == "POST":
+        if request.POST.get("action") == "reveal":
+            seq = _reveal(request, game_id)
+            url = reverse("moderation-game", args=[game_id])
+            return redirect(url if seq is None else f"{url}?seq={seq}")
         _game_action(request, game_id)
         return redirect("moderation-game", game_id=game_id)
     context: dict[str, Any] = {"game": item, **_common(request)}
-    if item.seed is not None:
+    recused = recusal.game_refusal(request.user, game_id)
+    if recused is not None:
+        # No action is offered, no position shown, and this says why (a forced POST is refused by the services).
+        context["recusal"] = recused.message
+    elif item.seed is not None:
+        revealed = _revealed(request, game_id)
         try:
             position = moderation.position(
-                moderator=request.user,
-                game_id=game_id,
-                seq=whole_number(request.GET.get("seq")),
-                audited=_audit_visit(request, game_id),
+                moderator=request.user, game_id=game_id, seq=whole_number(request.GET.get("seq")), reveal=revealed
             )
             context.update(position=position, **_replay_context(item, position))
         except GameError as error:
             messages.error(request, error.message)
+        if item.visibility == Game.Visibility.PRIVATE:
+            moderation.watch_audit(viewer=request.user, game_id=game_id, session=request.session)
     context["chat"] = ChatMessage.objects.filter(game=item).select_related("user").order_by("pk")
     context["offers"] = _offers_with_state(item)
     return render(request, "moderation/game.html", context)

@@ -21,6 +21,7 @@ from ..services import moderation
 from . import serializers as s
 
 AUDIT_PAGE = 100
+REVEAL_VALUES = ("1", "true", "yes")
 
 
 class IsModerator(BasePermission):
@@ -112,15 +113,26 @@ class GameAction(ModerationView):
 
 
 class GamePosition(ModerationView):
+    """The position after ?seq= (default: now). Hands, development cards and what each move drew only with
+    ?reveal=1 and a ?reason=, recorded in the audit log at each reveal; a moderator who plays in the game (or is
+    offered a seat in it) gets 403 `recused`."""
+
     @extend_schema(responses={200: dict})
     def get(self, request: Request, game_id: int) -> Response:
-        seq = request.query_params.get("seq")
+        q = request.query_params
+        seq = q.get("seq")
         try:
             seq_value = int(seq) if seq is not None else None
         except ValueError:
             seq_value = -1
-        position = moderation.position(moderator=request.user, game_id=game_id, seq=seq_value)
+        reveal = q.get("reveal", "").lower() in REVEAL_VALUES
+        reason = q.get("reason", "") if reveal else None
+        position = moderation.position(
+            moderator=request.user, game_id=game_id, seq=seq_value, reveal=reveal, reason=reason
+        )
         position.pop("moves")
+        if not reveal:  # the API has no visit: each look at a private game's board is recorded
+            moderation.watch_audit(viewer=request.user, game_id=game_id, session={})
         return Response(position)
 
 

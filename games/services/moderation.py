@@ -24,6 +24,7 @@ from .. import access, clock, clocks, outbox
 from ..errors import GameError
 from ..fairness import seed_revealed
 from ..models import AuditEntry, ChatMessage, Game, Move, Notification, Report, Sanction, Seat, SeatOffer
+from . import recusal
 from .lobby import seat_leave
 from .seats import seat_hand_to_bot
 
@@ -75,14 +76,14 @@ def _ranked(user) -> bool:
 
 def sanction_refusal(moderator, user) -> GameError | None:
     """Why this moderator may not warn, suspend, ban or restore this person, or None. Ranks: only a superuser
-    sanctions staff or moderators (a stolen moderator account cannot lock out the administrators), and no one
-    sanctions themselves."""
+    sanctions staff or moderators (a stolen moderator account cannot lock out the administrators), no one
+    sanctions themselves, nor someone they play against (`recusal`)."""
     if moderator.pk == user.pk:
         return GameError("own_account", _("No one sanctions their own account."), status=403)
     if not moderator.is_superuser and _ranked(user):
         message = _("Only a superuser can sanction staff or moderators.")
         return GameError("outranked", message, status=403)
-    return None
+    return recusal.opponent_refusal(moderator, user)
 
 
 def _check_may_sanction(moderator, user) -> None:
@@ -124,6 +125,7 @@ def game_set_status(*, moderator, game_id: int, status: str, reason: str) -> Gam
         raise GameError("bad_status", _("A moderator can cancel, pause or resume a game."))
     with transaction.atomic():
         game = _game(game_id)
+        recusal.check_game(moderator, game.pk)
         if game.status not in allowed[status]:
             raise GameError("bad_status", _("Not possible from this game's status."), status=409)
         previous = game.status
@@ -155,6 +157,7 @@ def game_extend_deadline(*, moderator, game_id: int, hours: int, reason: str) ->
         raise GameError("bad_hours", _("Extend by 1 hour to 30 days."))
     with transaction.atomic():
         game = _game(game_id)
+        recusal.check_game(moderator, game.pk)
         if game.deadline is None or game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
             raise GameError("no_deadline", _("This game has no running clock."), status=409)
         seats = clocks.extend(game, timedelta(hours=hours))
@@ -185,6 +188,7 @@ def seat_replace_with_bot(*, moderator, game_id: int, user_id: Any, reason: str)
     reason = _reason(reason)
     with transaction.atomic():
         game = _game(game_id)
+        recusal.check_game(moderator, game.pk)
         seat = game.seats.filter(user_id=user_id).select_related("user").first() if type(user_id) is int else None
         if seat is None:
             raise GameError("no_player", _("That person does not play in this game."), status=409)
@@ -227,9 +231,11 @@ def seat_offer(*, moderator, game_id: int, seat_index: Any, user, reason: str, h
     """Offer a seat a bot holds (or an empty one) to another user; it changes hands when they accept, before
     the offer expires. A seat a person holds is never offered."""
     require_moderator(moderator)
+    recusal.check_offer(moderator, user)
     reason = _reason(reason)
     with transaction.atomic():
         game = _game(game_id)
+        recusal.check_game(moderator, game.pk)
         seat = game.seats.filter(index=seat_index).first() if type(seat_index) is int else None
         if seat is None:
             raise GameError("no_seat", _("No such seat."), status=404)
@@ -306,10 +312,16 @@ def replay(game: Game, last: int) -> tuple[rules.State, list[dict[str, Any]]]:
     return state, log
 
 
-def position(*, moderator, game_id: int, seq: int | None = None, audited: bool = True) -> dict[str, Any]:
-    """The full position after move `seq` (default: now), replayed from the seed: hidden information
-    included, for moderators only. Read-only; the caller audits the look once per visit (`audited`)."""
+def position(
+    *, moderator, game_id: int, seq: int | None = None, reveal: bool = False, reason: str | None = None
+) -> dict[str, Any]:
+    """The position after move `seq` (default: now), replayed from the seed, for moderators not recused from the
+    game. Hidden information (hands, development cards, what moves drew) only with `reveal`; a `reason` records
+    the reveal in the audit log (a caller that already recorded this visit's reveal passes none)."""
     require_moderator(moderator)
+    recusal.check_game(moderator, game_id)
+    if reason is not None:
+        reason = _reason(reason)
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.seed is None:
         raise GameError("not_found", _("No such started game."), status=404)
@@ -317,11 +329,11 @@ def position(*, moderator, game_id: int, seq: int | None = None, audited: bool =
     if type(last) is not int or not 0 <= last <= game.seq:
         raise GameError("bad_seq", _("No such move."))
     state, log = replay(game, last)
-    if audited:
-        audit(moderator, "position_viewed", "moderator review", game=game, seq=last)
+    if reveal and reason is not None:
+        audit(moderator, "position_viewed", reason, game=game, seq=last)
     data = rules.dump(state)
     revealed = seed_revealed(game)
-    return {
+    shown = {
         "seq": last,
         "hands": data["hands"],
         "development": data["development"],
@@ -334,6 +346,7 @@ def position(*, moderator, game_id: int, seq: int | None = None, audited: bool =
         "log": [{**m, "at": m["at"].isoformat()} for m in log],
         "moves": log,
     }
+    return {**shown, "revealed": True} if reveal else recusal.conceal(shown)
 
 
 # People ---------------------------------------------------------------------------------------------------------
@@ -513,7 +526,7 @@ def chat_set_hidden(*, moderator, message_id: Any, hidden: bool, reason: str) ->
     require_moderator(moderator)
     reason = _reason(reason)
     with transaction.atomic():
-        message = _set_hidden(message_id, hidden)
+        message = _set_hidden(message_id, hidden, moderator)
         audit(
             moderator,
             "chat_hidden" if hidden else "chat_shown",
@@ -525,10 +538,12 @@ def chat_set_hidden(*, moderator, message_id: Any, hidden: bool, reason: str) ->
     return message
 
 
-def _set_hidden(message_id: Any, hidden: bool) -> ChatMessage:
+def _set_hidden(message_id: Any, hidden: bool, moderator: Any = None) -> ChatMessage:
     message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
     if message is None:
         raise GameError("no_message", _("No such message."), status=404)
+    if moderator is not None:
+        recusal.check_game(moderator, message.game_id)
     message.hidden = hidden
     message.save(update_fields=["hidden"])
     outbox.chat_hidden(message)
@@ -553,6 +568,7 @@ def report_handle(*, moderator, report_id: int, action: str, reason: str, days: 
         report = Report.objects.select_for_update().filter(pk=report_id).first()
         if report is None:
             raise GameError("not_found", _("No such report."), status=404)
+        recusal.check_report(moderator, report)
         if report.status != Report.Status.OPEN:
             raise GameError("handled", _("This report was already handled."), status=409)
         target = report.reported_user
@@ -611,6 +627,7 @@ def reports_handle_many(
     with transaction.atomic():
         reports = Report.objects.filter(pk__in=report_ids, status=Report.Status.OPEN).order_by("pk")
         for report in reports:
+            recusal.check_report(moderator, report)
             first = sanctioned.get(report.reported_user_id) if action in ("warn", "suspend", "ban") else None
             if action == "hide" and report.message_id is None:
                 continue

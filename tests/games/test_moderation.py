@@ -105,7 +105,7 @@ def test_hidden_information_reaches_moderators_and_no_one_else(moderator):
     game, (alice, bob) = started_game()
     state = state_of(game)
     services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state, 0)[0])
-    position = api(moderator).get(f"/api/moderation/games/{game.pk}/position/?seq=1").json()
+    position = api(moderator).get(f"/api/moderation/games/{game.pk}/position/?seq=1&reveal=1&reason=review").json()
     assert position["seq"] == 1 and len(position["hands"]) == 4
     assert position["seed"] is None and position["deck"] is None  # a running game's future stays unknown
     assert last_audit().action == "position_viewed"
@@ -422,12 +422,13 @@ def test_the_queue_pages_filters_and_bulk_actions(moderator, client):
 
 
 def test_the_audit_log_filters_pages_details_and_time_zone(moderator, client):
-    """Item 13: one look per visit, details shown, filters, pages, the moderator's time zone."""
+    """Item 13: one reveal per visit, details shown, filters, pages, the moderator's time zone."""
     game, (alice, _bob) = started_game()
     type(moderator).objects.filter(pk=moderator.pk).update(time_zone="Asia/Tokyo")
     client.force_login(moderator)
+    client.post(f"/moderation/games/{game.pk}/", {"action": "reveal", "reason": "review"})
     for _ in range(3):
-        client.get(f"/moderation/games/{game.pk}/")
+        assert 'id="replay-seats"' in client.get(f"/moderation/games/{game.pk}/").content.decode()
     assert AuditEntry.objects.filter(action="position_viewed").count() == 1
     moderation.user_restrict(moderator=moderator, user=alice, reason="spam", days=3)
     page = client.get("/moderation/audit/?action=user_suspended").content.decode()
@@ -732,7 +733,7 @@ def test_a_running_games_seed_and_deck_stay_hidden_from_moderators_too(moderator
     """Item 14: the seed (and the deck order it gives) of a running game would tell its future dice."""
     game, (alice, _bob) = started_game()
     services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state_of(game), 0)[0])
-    position = api(moderator).get(f"/api/moderation/games/{game.pk}/position/").json()
+    position = api(moderator).get(f"/api/moderation/games/{game.pk}/position/?reveal=1&reason=x").json()
     assert position["seed"] is None and position["deck"] is None and position["hands"]
     client.force_login(moderator)
     page = client.get(f"/moderation/games/{game.pk}/").content.decode()
