@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
 
 import rules
 
@@ -57,7 +58,9 @@ def games_for_user(user) -> list[dict[str, Any]]:
         if game.status == Game.Status.ACTIVE and game.state and seat is not None:
             to_move = rules.to_move(rules.load(game.state))
             waiting_on_me = seat.index in to_move
-            names = {s.index: (s.user.label if s.user else f"🤖 {s.index + 1}") for s in game.seats.all()}
+            names = {
+                s.index: (s.user.label if s.user else _("Bot %(n)s") % {"n": s.index + 1}) for s in game.seats.all()
+            }
             waiting_for = [names[i] for i in to_move if i != seat.index]
         rows.append(
             {
