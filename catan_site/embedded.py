@@ -243,12 +243,14 @@ def _postgres_system_user() -> str | None:
 def _open_to(user: str, folder: Path) -> None:
     """Let `user` reach folder (search permission on it and its parents) and the server's binaries."""
     entry = pwd.getpwnam(user)
-    for path in [folder, *folder.parents]:
-        mode = path.stat().st_mode
-        if not mode & stat.S_IXOTH:
-            path.chmod(mode | stat.S_IXOTH)
+    _searchable_by_others(folder)
     os.chown(folder, entry.pw_uid, entry.pw_gid)
-    for path in [PG_BIN.parent, *PG_BIN.parents]:
-        mode = path.stat().st_mode
+    _searchable_by_others(PG_BIN.parent)
+
+
+def _searchable_by_others(path: Path) -> None:
+    """Add search permission for others (o+x) to `path` and each of its parents that lacks it; nothing more."""
+    for each in [path, *path.parents]:
+        mode = each.stat().st_mode
         if not mode & stat.S_IXOTH:
-            path.chmod(mode | stat.S_IXOTH)
+            each.chmod(mode | stat.S_IXOTH)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import email
-import socket
 import threading
 
 import pytest
 from aiosmtpd.controller import Controller
 
+from catan_site.embedded import free_port  # re-exported: the tests import it from here
 from games import services
 from tests.factories import UserFactory
 from tests.games.private_services import PrivateRedis, forget_connections
@@ -27,12 +27,6 @@ class Inbox:
 
     def to(self, address: str) -> list[email.message.Message]:
         return [m for m in self.messages if address in m["To"]]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
