@@ -9,6 +9,7 @@ that watched its bots' choices learns nothing about future rolls.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import rules
@@ -28,9 +29,26 @@ def bot_seed(secret: str, seq: int, seat: int) -> int:
     return int.from_bytes(digest[:16], "big")
 
 
-def bot_action(state: rules.State, seat: int, level: str, *, seed: int, time_limit: float | None) -> Action:
-    """The move of a bot of `level` for `seat`, from its view (rules.ai decides from the view alone)."""
-    return move_for(state, seat, level, seed=seed, time_limit=time_limit)
+def bot_action(
+    state: rules.State,
+    seat: int,
+    level: str,
+    *,
+    seed: int,
+    time_limit: float | None,
+    history: Callable[[], Iterable[list[dict[str, Any]]]] | None = None,
+) -> Action:
+    """The move of a bot of `level` for `seat`, from its view (rules.ai decides from the view alone) and what
+    the game's events showed that seat of others' cards: `history()` gives every move's stored events in order
+    (the bot skips those its seat may not see). It is read only when the bot may open an offer of its own, the
+    one decision its card tracker serves (whom to ask, for what)."""
+    events = history() if history is not None and may_offer(state, seat) else None
+    return move_for(state, seat, level, seed=seed, time_limit=time_limit, history=events)
+
+
+def may_offer(state: rules.State, seat: int) -> bool:
+    """Whether `seat` may open a domestic offer now: its own main phase, no offer open."""
+    return state.phase == "main" and state.current == seat and state.trade is None
 
 
 def fallback_action(state: rules.State, seat: int, *, seed: int) -> Action:

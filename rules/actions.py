@@ -564,6 +564,20 @@ def _cancel_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event
     return [{"type": "trade_cancelled", "seat": seat}]
 
 
+def _reject_counter(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
+    """The active player turns down a counter-offer: that seat's answer becomes a no. When no answer is left
+    pending, accepted or countered, the offer has run its course and closes."""
+    trade = state.trade
+    partner = action["seat"]
+    trade["replies"][partner] = "reject"
+    events: list[Event] = [{"type": "trade_reply", "seat": seat, "reply": "reject", "partner": partner}]
+    replies = trade["replies"]
+    if all(replies.get(s) == "reject" for s in trade["to"]):
+        state.trade = None
+        events.append({"type": "trade_closed", "seat": seat})
+    return events
+
+
 def _confirm_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     trade = state.trade
     partner = action["seat"]
@@ -721,4 +735,5 @@ HANDLERS = {
     "reject_trade": _reject_trade,
     "cancel_trade": _cancel_trade,
     "confirm_trade": _confirm_trade,
+    "reject_counter": _reject_counter,
 }

@@ -173,12 +173,16 @@ def play_out(state: State, bots: list[Any], max_actions: int = 100_000) -> int:
     from .actions import apply
     from .legal import to_move
 
+    # Bots that follow the game (a card tracker) see every move's events; `observe` skips what they may not see.
+    observers = [bot.observe for bot in bots if getattr(bot, "observe", None) is not None]
     count = 0
     while count < max_actions:
         seats = to_move(state)
         if not seats:
             break
         seat = seats[0]
-        apply(state, seat, bots[seat].choose(state, seat, legal_actions(state, seat)))
+        events = apply(state, seat, bots[seat].choose(state, seat, legal_actions(state, seat)))
+        for observe in observers:
+            observe(events)
         count += 1
     return count

@@ -288,6 +288,9 @@ def _trade_answers(state: State, seat: int, trade: dict[str, Any]) -> list[Actio
         for other, reply in sorted(trade["replies"].items()):
             if reply == "accept" or (isinstance(reply, dict) and trade_terms_feasible(state, other, reply)):
                 actions.append({"type": "confirm_trade", "seat": other})
+            if isinstance(reply, dict):
+                # A counter-offer gets an answer: confirmed above, or turned down here (RULES.md §5).
+                actions.append({"type": "reject_counter", "seat": other})
         return actions
     if seat in trade["to"] and seat not in trade["replies"]:
         actions = [REJECT_TRADE]

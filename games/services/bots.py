@@ -9,6 +9,7 @@ turn twice is harmless: the move carries the sequence number it was decided on, 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,7 +18,7 @@ import rules
 
 from .. import autoplay, clock, outbox, ratelimit
 from ..errors import GameError
-from ..models import Game, Seat
+from ..models import Game, Move, Seat
 from .moves import Cause, move_submit_for_seat
 
 logger = logging.getLogger(__name__)
@@ -45,7 +46,9 @@ def bot_play_once(game_id: int, seq: int | None = None) -> bool:
         with ratelimit.bot_thinking(game.created_by_id, hard=level == Seat.Bot.HARD) as search:
             level = Seat.Bot.MEDIUM if level == Seat.Bot.HARD and not search else level
             # The bot sees only its seat's view (rules.ai); a hard bot thinks at most BOT_HARD_SECONDS.
-            action = autoplay.bot_action(state, seat, level, seed=seed, time_limit=settings.BOT_HARD_SECONDS)
+            action = autoplay.bot_action(
+                state, seat, level, seed=seed, time_limit=settings.BOT_HARD_SECONDS, history=lambda: _events(game_id)
+            )
         move_submit_for_seat(game_id=game_id, seat=seat, action=action, cause=Cause.BOT, expected_seq=game.seq)
     except GameError as error:
         if error.code in ("stale", "not_a_player", "not_active"):  # someone moved first, or the seat changed
@@ -56,6 +59,12 @@ def bot_play_once(game_id: int, seq: int | None = None) -> bool:
         logger.exception("bot %s of game %s failed; it plays a random legal move instead", seat, game_id)
         return _fallback(game_id, game.seq, state, seat, seed)
     return True
+
+
+def _events(game_id: int) -> Iterator[list[dict]]:
+    """Every move's stored events in order: what a bot's card tracker follows (it skips those its seat may not
+    see). Read only for a decision where the bot may open an offer (autoplay.bot_action)."""
+    return Move.objects.filter(game_id=game_id).order_by("seq").values_list("events", flat=True).iterator()
 
 
 def _fallback(game_id: int, seq: int, state: rules.State, seat: int, seed: int) -> bool:

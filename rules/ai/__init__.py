@@ -7,13 +7,15 @@ only, never from the state itself.
     bot = LEVELS["medium"](seed=7)  # or one bot for a whole game
     action = choose_for(state, seat, bot)
 
-Bots keep no memory between decisions (the hard bot's two counters are statistics only): a bot built afresh
-for every move plays exactly like one kept for the game. The hard bot thinks for `time_limit` seconds per
-decision (default 1 s, set-up decisions longer) and never more than 2 s.
+Bots keep no memory between decisions but a card tracker (`tracker.py`) fed by the game's events, which says
+whom an offer may be put to (the hard bot's two counters are statistics only): a bot built afresh for every
+move and handed the events so far (`history`) plays exactly like one kept for the game. The hard bot thinks
+for `time_limit` seconds per decision (default 1 s, set-up decisions longer) and never more than 2 s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from ..bots import play_out
@@ -23,6 +25,7 @@ from ..view import view
 from .easy import EasyBot, RandomBot
 from .hard import HardBot
 from .medium import MediumBot
+from .tracker import CardTracker, Event
 
 Action = dict[str, Any]
 
@@ -42,31 +45,58 @@ def choose_for(state: State, seat: int, bot: ViewBot) -> Action:
     return bot.choose(view(state, seat), legal_actions(state, seat))
 
 
-def move_for(state: State, seat: int, level: str, seed: int = 0, time_limit: float | None = None) -> Action:
+def move_for(
+    state: State,
+    seat: int,
+    level: str,
+    seed: int = 0,
+    time_limit: float | None = None,
+    history: Iterable[list[Event]] | None = None,
+) -> Action:
     """One move for `seat` by a fresh bot of `level` ("easy", "medium" or "hard"). Its random choices are seeded
     by `seed` and the state's version, so each move draws anew (easy and medium give the same move again on a
-    replay; the hard bot's search depends on the clock)."""
+    replay; the hard bot's search depends on the clock). `history`, every move's events so far in order (as
+    stored; those the seat may not see are skipped), feeds the bot's card tracker."""
     mixed = (seed * 1_000_003 + state.version) & 0xFFFFFFFF
     if level == "hard" and time_limit is not None:
         bot = HardBot(seed=mixed, time_limit=time_limit)
     else:
         bot = LEVELS[level](seed=mixed)
+    if history is not None and hasattr(bot, "tracker"):
+        bot.tracker = CardTracker.from_history(seat, state.players, history)
     return choose_for(state, seat, bot)
 
 
 class _Seated:
-    """A view bot in the engine's bot interface, which hands it the state: it passes on only the seat's view."""
+    """A view bot in the engine's bot interface, which hands it the state: it passes on only the seat's view,
+    and the events of every move to a bot that tracks cards (those it may not see are skipped)."""
 
-    def __init__(self, bot: ViewBot) -> None:
+    def __init__(self, bot: ViewBot, seat: int, players: int) -> None:
         self.bot = bot
+        self.observe = None
+        if hasattr(bot, "tracker"):  # a new game: a new tracker (a hand it missed is forgotten, never guessed)
+            tracker = bot.tracker = CardTracker(seat, players)
+            self.observe = tracker.observe
 
     def choose(self, state: State, seat: int, legal: list[Action]) -> Action:
         return self.bot.choose(view(state, seat), legal)
 
 
 def play_game(state: State, bots: list[ViewBot], max_actions: int = 20_000) -> int:
-    """Let view-based bots play until the game ends; returns the number of actions taken."""
-    return play_out(state, [_Seated(bot) for bot in bots], max_actions)
+    """Let view-based bots play until the game ends; returns the number of actions taken. Bots that track cards
+    follow the game from here (start them at the beginning of the game)."""
+    return play_out(state, [_Seated(bot, seat, state.players) for seat, bot in enumerate(bots)], max_actions)
 
 
-__all__ = ["BOTS", "LEVELS", "EasyBot", "HardBot", "MediumBot", "RandomBot", "choose_for", "move_for", "play_game"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "CardTracker",
+    "EasyBot",
+    "HardBot",
+    "MediumBot",
+    "RandomBot",
+    "choose_for",
+    "move_for",
+    "play_game",
+]

@@ -24,8 +24,9 @@ from ..scoring import victory_points
 from ..state import GAME_OVER, State
 from . import heuristics as hx
 from .determinize import clone, determinize
-from .medium import decide, offer_allowed
+from .medium import decide, observe_view, offer_allowed
 from .obs import Obs
+from .tracker import CardTracker
 from .value import seat_income, win_chances
 
 Action = dict[str, Any]
@@ -49,8 +50,10 @@ class HardBot:
         candidates: int = 4,
         horizon: int | None = None,
         z: float = 1.0,
+        tracker: CardTracker | None = None,
     ) -> None:
         self.rng = random.Random(seed)
+        self.tracker = tracker  # what the events showed of others' cards: whom an offer may go to
         self.time_limit = max(0.0, min(float(time_limit), HARD_CAP))
         self.max_iterations = max_iterations
         self.candidates = candidates
@@ -59,11 +62,15 @@ class HardBot:
         self.searched = 0  # decisions that ran a search, and their iterations (for the benchmark)
         self.iterations = 0
 
+    def observe(self, events: list[dict[str, Any]]) -> None:
+        if self.tracker is not None:
+            self.tracker.observe(events)
+
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if len(legal) == 1 and legal[0]["type"] not in ("end_turn", *FREE_FORM):
             return legal[0]
         started = time.perf_counter()
-        o = Obs.from_view(view)
+        o = observe_view(view, self.tracker)
         base = decide(o, legal, self.rng, offer_ok=offer_allowed(o))
         if base["type"] in ("offer_trade", *FREE_FORM):
             return base
@@ -160,8 +167,8 @@ def candidates(o: Obs, legal: list[Action], base: Action, k: int) -> list[Action
         add(by["roll"][0])
         add(by.get("play_knight", [None])[0])
         return out
-    if "end_turn" not in by or "confirm_trade" in by:
-        return out
+    if "end_turn" not in by or o.trade is not None:
+        return out  # an open offer of mine is closed by the medium policy: each answer gets a reply
     for kind in ("build_settlement", "build_city"):
         if kind in by:
             key = hx.vertex_score if kind == "build_settlement" else hx.city_value

@@ -14,6 +14,7 @@ from typing import Any
 from ..constants import KNIGHT, LARGEST_ARMY_MINIMUM, MONOPOLY, PIPS, RESOURCE_INDEX, RESOURCES
 from . import heuristics as hx
 from .obs import Obs
+from .tracker import CardTracker
 
 Action = dict[str, Any]
 ROAD_WORTH = 2.0  # a road or ship is built when it brings a spot at least this close (pips scale)
@@ -23,19 +24,34 @@ OFFER_RATE = 0.3  # chance that a sensible offer is actually made at a given dec
 
 
 class MediumBot:
-    """Heuristic player. Reads the view only and keeps no memory between decisions, so a fresh bot per move
-    plays exactly like a long-lived one; its own offers are rationed by `offer_allowed`."""
+    """Heuristic player. Reads the view only; its own offers are rationed by `offer_allowed`. Its only memory
+    is an optional `tracker` (tracker.py) of what the game's events showed of others' cards, which tells whom
+    an offer may be put to: given the same events, a fresh bot per move plays exactly like a long-lived one."""
 
     name = "medium"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, tracker: CardTracker | None = None) -> None:
         self.rng = random.Random(seed)
+        self.tracker = tracker
+
+    def observe(self, events: list[dict[str, Any]]) -> None:
+        if self.tracker is not None:
+            self.tracker.observe(events)
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if len(legal) == 1 and legal[0]["type"] not in ("end_turn", "discard", "choose_gold"):
             return legal[0]
-        o = Obs.from_view(view)
+        o = observe_view(view, self.tracker)
         return decide(o, legal, self.rng, offer_ok=offer_allowed(o))
+
+
+def observe_view(view: dict[str, Any], tracker: CardTracker | None) -> Obs:
+    """The seat's knowledge: its view, and what its tracker (checked against the view's counts) adds."""
+    o = Obs.from_view(view)
+    if tracker is not None:
+        tracker.sync(o.counts, o.bank, o.hand)
+        o.tracker = tracker
+    return o
 
 
 def offer_allowed(o: Obs) -> bool:
@@ -114,6 +130,8 @@ def _answer_offer(o: Obs, by: dict[str, list[Action]]) -> Action:
 
 
 def _close_offer(o: Obs, by: dict[str, list[Action]]) -> Action:
+    """Take the best answer that helps me; turn down each counter-offer that does not (a counter gets an
+    answer, never a silent withdrawal); then withdraw an offer nobody took."""
     trade = o.trade
     best, best_score = None, 0.0
     for a in by.get("confirm_trade", []):
@@ -127,18 +145,25 @@ def _close_offer(o: Obs, by: dict[str, list[Action]]) -> Action:
             best, best_score = a, score
     if best is not None:
         return best
+    if "reject_counter" in by:
+        return by["reject_counter"][0]
     return by.get("cancel_trade", by.get("end_turn"))[0]
 
 
 def _offer(o: Obs, cost: tuple[int, ...]) -> Action | None:
-    """One card short of the goal: offer one spare card for it, to everyone not about to win; never terms
-    already offered this turn (a refused offer is not made again: the others would only refuse it again)."""
+    """One card short of the goal: offer one spare card for it, to everyone not about to win who may hold
+    it; never terms already offered this turn (a refused offer is not made again: the others would only
+    refuse it again). With a tracker, only to seats that may hold the card and have not refused to give it
+    this turn."""
     hand = o.hand
     need = [max(0, cost[r] - hand[r]) for r in range(5)]
     if sum(need) != 1:
         return None
     want = need.index(1)
     to = [s for s in o.opponents() if o.counts[s] and not hx.near_winning(o, s)]
+    tracker = o.tracker
+    if tracker is not None:
+        to = [s for s in to if tracker.may_hold(s, want) and not tracker.refuses(s, want)]
     if not to or o.opponent_cards()[want] == 0:
         return None
     get = [int(r == want) for r in range(5)]

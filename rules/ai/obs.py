@@ -109,6 +109,7 @@ class Obs:
         "discards_owed",
         "gold_owed",
         "options",
+        "tracker",
         "cache",
     )
 
@@ -196,6 +197,7 @@ class Obs:
         else:
             o.ships_new, o.ship_moved, o.trade_lines, o.token_sites = [], False, [], []
             o.pending_tokens, o.hidden_left = [], 0
+        o.tracker = None  # a bot that follows the game's events attaches its CardTracker (tracker.py)
         o.cache = {}
         return o
 
@@ -255,6 +257,7 @@ class Obs:
         o.token_sites = state.token_sites
         o.pending_tokens = state.pending_tokens
         o.hidden_left = len(state.hidden_terrain)
+        o.tracker = None
         o.cache = {}
         return o
 
