@@ -16,6 +16,9 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from catan_site.api_fields import StrictCharField
+from catan_site.api_schema import error_responses
+
 from .clients import client_address
 from .tokens import token_for
 
@@ -54,8 +57,8 @@ class EmailUnverified(exceptions.PermissionDenied):
 
 
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=254, help_text="The username or the email address.")
-    password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+    username = StrictCharField(max_length=254, help_text="The username or the email address.")
+    password = StrictCharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
 
 
 class ObtainToken(APIView):
@@ -68,7 +71,7 @@ class ObtainToken(APIView):
 
     @extend_schema(
         request=CredentialsSerializer,
-        responses={200: inline_serializer("TokenResponse", {"token": serializers.CharField()})},
+        responses={200: inline_serializer("TokenResponse", {"token": serializers.CharField()}), **error_responses(403)},
     )
     def post(self, request: Request) -> Response:
         credentials = CredentialsSerializer(data=request.data)
@@ -91,13 +94,19 @@ class ObtainToken(APIView):
         return Response({"token": token_for(form.user).key})
 
 
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    language = serializers.CharField(allow_blank=True)
+
+
 class Me(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: MeSerializer})
     def get(self, request: Request) -> Response:
         user = request.user
         return Response(
             {"id": user.pk, "username": user.username, "display_name": user.label, "language": user.language}
         )
-

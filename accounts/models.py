@@ -8,7 +8,9 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from rest_framework.authtoken.models import Token
 
 
 def validate_time_zone(value: str) -> None:
@@ -51,3 +53,28 @@ class User(AbstractUser):
     def label(self) -> str:
         """The name other players see."""
         return self.display_name or self.username
+
+
+class SentInvitation(models.Model):
+    """One invitation to a game this member sent, by username or by address, counted for their daily cap
+    (INVITE_EMAILS_PER_DAY) whether or not a name belonged to anyone (the cap tells nothing about names). Who was
+    invited is not kept, and rows older than a day go at the member's next invitation."""
+
+    inviter = models.ForeignKey(User, on_delete=models.CASCADE, related_name="sent_invitations")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["inviter", "created_at"], name="sent_invitation_by_day")]
+
+
+class ApiToken(Token):
+    """An API token as the admin shows it: by its owner, never by its key (anyone who reads a key can act as its
+    owner). The admin only lists and revokes them (accounts.admin)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return str(_("API token of %(user)s") % {"user": self.user})

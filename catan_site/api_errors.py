@@ -49,6 +49,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             body["fields"] = fields
     else:
         codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
-        body = {"code": codes if isinstance(codes, str) else "error", "message": _first_message(response.data)}
+        # The exception's own words: response.data wraps them as {"detail": ...}, which read "detail: ..."
+        detail = exc.detail if isinstance(exc, exceptions.APIException) else response.data
+        body = {"code": codes if isinstance(codes, str) else "error", "message": _first_message(detail)}
     response.data = {"error": body}
     return response

@@ -53,7 +53,10 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "moderation",
     "localmail",
+    "replays",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -69,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "catan_site.api_fallbacks.JsonBodiesOnly",  # before any form body is read: /api/ takes JSON only
     "catan_site.text_input.RefuseNulMiddleware",
 ]
 
@@ -85,6 +89,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
+                "moderation.context_processors.notices",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
             ]
@@ -139,10 +144,13 @@ BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=10.0)
 # Live games with a turn clock: once the player who owes a decision has closed their last socket, the table
 # waits this long for them to come back (not the rest of their turn), then the timeout policy plays.
 LIVE_DISCONNECT_GRACE_SECONDS = env.int("LIVE_DISCONNECT_GRACE_SECONDS", default=30)
+# The leaderboard lists people with at least this many rated games (docs/RATINGS.md).
+RATINGS_LEADERBOARD_MIN_GAMES = env.int("RATINGS_LEADERBOARD_MIN_GAMES", default=5)
 CELERY_BEAT_SCHEDULE = {
     "clocks": {"task": "games.clocks_tick", "schedule": env.float("CLOCKS_TICK_SECONDS", default=60.0)},
     "bots": {"task": "games.bots_sweep", "schedule": 15.0},
-    "suspensions": {"task": "games.lift_expired_suspensions", "schedule": 300.0},
+    # A suspension ends within a minute of its time (checked twice a minute).
+    "suspensions": {"task": "moderation.lift_expired_suspensions", "schedule": 30.0},
     "outbox": {"task": "games.notifications_flush", "schedule": 60.0},
     # Every hour on the hour: each digest reader gets theirs at the local hour they chose.
     "digest": {"task": "games.notifications_digest", "schedule": crontab(minute=0)},
@@ -175,6 +183,8 @@ BOT_QUEUE = env("BOT_QUEUE", default="bots")
 CELERY_TASK_ROUTES = {"games.bot_play": {"queue": BOT_QUEUE}}
 # Waiting games (not started) one player may have created at once: one account cannot fill the lobby.
 MAX_WAITING_GAMES_PER_USER = env.int("MAX_WAITING_GAMES_PER_USER", default=3)
+# Invitations (by username or email address) one member may send in 24 hours: the mail leaves from the site.
+INVITE_EMAILS_PER_DAY = env.int("INVITE_EMAILS_PER_DAY", default=20)
 
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
@@ -255,13 +265,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, adding each operation's error statuses with the one error envelope (catan_site/api_schema.py).
+    "DEFAULT_SCHEMA_CLASS": "catan_site.api_schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "catan_site.api_errors.exception_handler",
-    "DEFAULT_PARSER_CLASSES": [
-        "catan_site.parsers.DepthLimitedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON bodies only, as the schema says: forms cannot carry the API's nested objects and nulls, and any other
+    # body is refused with 415 (catan_site/api_fallbacks.py refuses it before Django parses a form).
+    "DEFAULT_PARSER_CLASSES": ["catan_site.parsers.DepthLimitedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_RATES": {"moves": "600/min", "chat": "30/min", "login": "10/min", "login_name": "10/min"},
     # DRF's anonymous throttles read the same address as allauth (without it they took X-Forwarded-For whole).
     "NUM_PROXIES": ALLAUTH_TRUSTED_PROXY_COUNT,
@@ -274,7 +284,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
-    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "games.models.Seat.Bot"},
+    "ENUM_NAME_OVERRIDES": {
+        "BotLevelEnum": "games.models.Seat.Bot",
+        "GameStatusEnum": "games.models.Game.Status",
+        "ReportStatusEnum": "moderation.models.Report.Status",
+        "ModerationGameActionEnum": "moderation.api.views.GAME_ACTIONS",
+        "ModerationUserActionEnum": "moderation.api.views.USER_ACTIONS",
+        "ModerationReportActionEnum": "moderation.api.views.REPORT_ACTIONS",
+        "ScenarioEnum": "games.api.serializers.SCENARIOS",
+        "ResourceEnum": "games.api.serializers.RESOURCES",
+    },
 }
 
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)

@@ -10,6 +10,12 @@ from games.views import game_rematch
 
 from .health import healthz
 
+# Under /api/ the JSON error envelope, elsewhere the site's own pages (catan_site/api_fallbacks.py).
+handler400 = "catan_site.api_fallbacks.handler400"
+handler403 = "catan_site.api_fallbacks.handler403"
+handler404 = "catan_site.api_fallbacks.handler404"
+handler500 = "catan_site.api_fallbacks.handler500"
+
 # The admin has no log-in form of its own: it sends to the site's, which counts failed attempts.
 admin.site.login = secure_admin_login(admin.site.login)
 
@@ -22,7 +28,10 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
+    path("api/moderation/", include("moderation.api.urls")),
     path("api/", include("accounts.api_urls")),
+    path("api/", include("replays.api_urls")),
+    path("api/", include("ratings.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view loads its start-up script as a file; only its page's own <style> block needs leave.
     path(
@@ -32,5 +41,8 @@ urlpatterns = [
     ),
     # make run's local mailbox: answers 404 unless LOCAL_MAILBOX_DIR is set (never in production).
     path("local/mail/", include("localmail.urls")),
+    path("moderation/", include("moderation.urls")),
+    path("", include("replays.urls")),
+    path("", include("ratings.urls")),
     path("", include("games.urls")),
 ]

@@ -30,7 +30,14 @@ def seat_of(game: Game, user: Any) -> Seat | None:
 
 
 def invite_matches(game: Game, invite: Any) -> bool:
-    return isinstance(invite, str) and bool(invite) and secrets.compare_digest(invite, game.invite_token)
+    """Whether `invite` is the game's invitation token (compared in constant time; a token is ASCII, and anything
+    else, which `compare_digest` refuses to compare, is simply not it)."""
+    return (
+        isinstance(invite, str)
+        and bool(invite)
+        and invite.isascii()
+        and secrets.compare_digest(invite, game.invite_token)
+    )
 
 
 def may_view(game: Game, user: Any, seat: Seat | None, invite: Any = None) -> bool:

@@ -1,10 +1,10 @@
-"""The Django admin shows games, seats, moves, chat and the audit log, and changes none of them: the moderation
+"""The Django admin shows games, seats, moves and chat, and changes none of them: the moderation
 pages are the write path, and every action there is audited. (A status set by hand could finish a running game
 and publish its secret dice seed; a chat line edited by hand would rewrite evidence.)"""
 
 from django.contrib import admin
 
-from .models import AuditEntry, ChatMessage, Game, Move, Report, Seat
+from .models import ChatMessage, Game, Move, Seat
 
 
 class NoWrites:
@@ -49,17 +49,3 @@ class MoveAdmin(ReadOnlyAdmin):
 class ChatMessageAdmin(ReadOnlyAdmin):
     list_display = ("game", "user", "text", "hidden", "created_at")
     list_filter = ("hidden",)
-
-
-@admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
-    """Readable by moderators, editable by nobody: the log is append-only."""
-
-    list_display = ("created_at", "moderator", "action", "game", "target_user", "reason")
-    list_filter = ("action",)
-
-
-@admin.register(Report)
-class ReportAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "reporter", "reported_user", "game", "status", "reason")
-    list_filter = ("status",)

@@ -18,6 +18,8 @@ from . import access, outbox, presence, selectors, services, timing
 from .errors import GameError
 from .frames import everyone_group, frame_key, user_group
 from .models import Game
+from .pace import bot_pace_set
+from .signals import private_game_watched
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +89,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     when its user may no longer see the game); spectators get the public frames.
 
     Client frames: {"type": "move", "action": {...}, "seq": n, "key": "..."} · {"type": "sync"} ·
-    {"type": "chat", "text": "..."} · {"type": "report", "message_id": id, "reason": "..."} · {"type": "ping"}.
+    {"type": "chat", "text": "..."} · {"type": "report", "message_id": id, "reason": "..."} · {"type": "ping"} ·
+    {"type": "bot_pace", "pace": "quick" | "normal" | "slow"}.
     Server frames: "state" (full view), "update" (after each move, with seq), "ack", "chat", "chat_hidden"
     {id, hidden, text}, "reported", "lobby", "pong", "error" {code, message}.
     """
@@ -179,6 +182,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self._chat(content)
         elif kind == "report":
             await self._report(content)
+        elif kind == "bot_pace":
+            await self._bot_pace(content)
         else:
             await self._error("unknown_type", _("Unknown message type."))
 
@@ -267,6 +272,17 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_json({"type": "reported", "message_id": message_id})
 
+    async def _bot_pace(self, content: dict[str, Any]) -> None:
+        """A player sets the game's bots' pace: {"type": "bot_pace", "pace": "quick" | "normal" | "slow"}."""
+        try:
+            pace = await database_sync_to_async(bot_pace_set)(
+                game_id=self.game_id, user=self.user, pace=content.get("pace")
+            )
+        except GameError as error:
+            await self.send_json({"type": "error", **error.as_dict()})
+            return
+        await self.send_json({"type": "bot_pace", "pace": pace})
+
     async def _error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": str(message)})
 
@@ -299,7 +315,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     def _watch_audit(self) -> None:
         """A moderator watching a private game they do not play in: audited once per visit (the session's)."""
         session = self.scope.get("session")
-        if services.moderation.watch_audit(viewer=self.user, game_id=self.game_id, session=session):
+        answers = private_game_watched.send(sender=Game, viewer=self.user, game_id=self.game_id, session=session)
+        if any(changed for _receiver, changed in answers):
             session.save()
 
     @database_sync_to_async

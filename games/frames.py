@@ -59,12 +59,14 @@ def update_frames(
 
 def seat_clock(seat: Any, active: bool) -> dict[str, Any]:
     """A seat's public clock facts in an email game: its deadline (while the game runs) and the end of its
-    vacation (this game's or the account's, `clocks.away_until`), in ISO form or None. State frames carry them
-    in `seats`, update frames in `seat_clocks`."""
+    vacation (this game's or the account's, `clocks.away_until`), in ISO form or None, and its time bank. State
+    frames carry them in `seats`, update frames in `seat_clocks`."""
     return {
         "index": seat.index,
         "deadline": seat.deadline.isoformat() if active and seat.deadline else None,
         "vacation_until": back.isoformat() if (back := away_until(seat)) else None,
+        # The time bank a seat not due now keeps for its next decisions (a due seat's runs out at its deadline).
+        "bank_seconds": seat.bank_seconds if active else None,
     }
 
 

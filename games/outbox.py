@@ -28,8 +28,6 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
-from django.conf import settings
-from django.core.mail import send_mail
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
@@ -38,6 +36,7 @@ import rules
 from . import clock, timing
 from .frames import chat_payload, everyone_group, seat_clock, seat_map, update_frames, user_group
 from .models import Game, Seat
+from .pace import bot_delay
 
 logger = logging.getLogger(__name__)
 
@@ -208,11 +207,6 @@ def enqueue_after_commit(name: str, args: tuple) -> None:
     transaction.on_commit(lambda: enqueue(name, args))
 
 
-def bot_delay(live: bool) -> float:
-    """Live players follow the bots' moves: each waits a visible moment. By email, bots answer at once."""
-    return settings.BOT_LIVE_DELAY_SECONDS if live else 0.0
-
-
 # After a commit ------------------------------------------------------------------------------------------------
 
 
@@ -228,6 +222,7 @@ def move_committed(
     notification_ids: list[int],
     deadline: datetime | None = None,
     turn_seconds: int | None = None,
+    pace: str = "normal",
 ) -> None:
     """A move (or a start) is being stored: after commit, every socket gets its seat's frame, the next bot its
     turn, the emails their tasks, and a live turn clock its timeout."""
@@ -243,7 +238,14 @@ def move_committed(
             seats = (
                 Seat.objects.filter(game_id=game_id)
                 .select_related("user")
-                .only("index", "deadline", "vacation_until", "account_vacation_waived", "user__vacation_until")
+                .only(
+                    "index",
+                    "deadline",
+                    "bank_seconds",
+                    "vacation_until",
+                    "account_vacation_waived",
+                    "user__vacation_until",
+                )
             )
             clock_facts["seat_clocks"] = [seat_clock(seat, active) for seat in seats.order_by("index")]
         frames = update_frames(state, seq, events, clock_facts)
@@ -251,7 +253,7 @@ def move_committed(
         _send_all([(everyone_group(game_id), message)])
         if bot_due:
             # With the seq it was queued at: a later move's own bot turn supersedes this one (one pace).
-            enqueue(BOT_TASK, (game_id, seq), countdown=bot_delay(live))
+            enqueue(BOT_TASK, (game_id, seq), countdown=bot_delay(live, pace))
         if live and deadline is not None:
             _timeout_task(game_id, seq, deadline)
         elif deadline is not None and deadline <= clock.now():
@@ -291,7 +293,7 @@ def seats_changed(game_id: int) -> None:
     now gets its turn."""
 
     def after_commit() -> None:
-        game = Game.objects.filter(pk=game_id).only("status", "clock", "state", "seq").first()
+        game = Game.objects.filter(pk=game_id).only("status", "clock", "state", "seq", "bot_pace").first()
         if game is None:
             return
         seats = list(Seat.objects.filter(game_id=game_id).values_list("index", "user_id", "bot"))
@@ -300,7 +302,9 @@ def seats_changed(game_id: int) -> None:
         if game.status == Game.Status.ACTIVE and game.state:
             bots = {index for index, _user, bot in seats if bot}
             if bots & set(rules.to_move(rules.load(game.state))):
-                enqueue(BOT_TASK, (game_id, game.seq), countdown=bot_delay(game.clock == Game.Clock.LIVE))
+                enqueue(
+                    BOT_TASK, (game_id, game.seq), countdown=bot_delay(game.clock == Game.Clock.LIVE, game.bot_pace)
+                )
 
     transaction.on_commit(after_commit)
 
@@ -340,16 +344,3 @@ def clock_resumed(game_id: int, seq: int, deadline: datetime | None, live: bool)
     if live and deadline is not None:
         wait = (deadline - timezone.now()).total_seconds() + 0.5
         transaction.on_commit(lambda: enqueue(TURN_TIMEOUT_TASK, (game_id, seq), countdown=max(wait, 0.5)))
-
-
-def mail_after_commit(subject: str, body: str, to: list[str]) -> None:
-    """A moderation notice by email, once the sanction is stored; a mail outage never undoes it."""
-
-    def after_commit() -> None:
-        try:
-            send_mail(subject, body, None, to)
-        except Exception:
-            logger.exception("moderation mail to %s failed", to)
-
-    if to and all(to):
-        transaction.on_commit(after_commit)

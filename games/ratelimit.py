@@ -3,23 +3,16 @@ cache (Redis in production), so every server process and worker enforces the sam
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-import redis
 from django.conf import settings
-from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
-from django.dispatch import receiver
-from django.test.signals import setting_changed
 from django.utils.translation import gettext as _
 
-from .errors import GameError
+from catan_site.cache import count
 
-logger = logging.getLogger(__name__)
+from .errors import GameError
 
 
 def check(user, kind: str) -> None:
@@ -66,42 +59,7 @@ def bot_thinking(user_id: int | None, *, hard: bool) -> Iterator[bool]:
         _count(window, amount=round((time.perf_counter() - start) * 1000) - reserved)
 
 
-_shared: dict[str, Any] = {}
-
-
-@receiver(setting_changed)
-def _forget_cache(setting: str, **kwargs: Any) -> None:
-    if setting == "CACHES":
-        _shared.clear()
-
-
-def _cache() -> Any:
-    """The default cache, held once per process: `caches` gives each thread and task its own instance, and a
-    Redis one would open a new connection for every move."""
-    if "cache" not in _shared:
-        _shared["cache"] = cache = caches.create_connection("default")
-        if isinstance(cache, RedisCache):
-            _shared["redis"] = cache._cache.get_client(write=True)  # thread-safe, with its connection pool
-    return _shared["cache"]
-
-
 def _count(key: str, lifetime: int = 120, amount: int = 1) -> int:
-    """Add `amount` (one) to a counter that lives two minutes; on Redis in a single round trip. With Redis down the
-    limit fails open (0, logged): moves must go on."""
-    cache = _cache()
-    if isinstance(cache, RedisCache):
-        full = cache.make_and_validate_key(key)
-        pipe = _shared["redis"].pipeline(transaction=False)
-        pipe.incrby(full, amount)
-        pipe.expire(full, lifetime)
-        try:
-            return int(pipe.execute()[0])
-        except (redis.RedisError, OSError):
-            logger.warning("rate limit not counted: the cache is unavailable", exc_info=True)
-            return 0
-    cache.add(key, 0, timeout=lifetime)
-    try:
-        return cache.incr(key, amount)
-    except ValueError:  # the key expired between add and incr
-        cache.set(key, amount, timeout=lifetime)
-        return amount
+    """Add `amount` (one) to a counter that lives `lifetime` seconds; on Redis in a single round trip. With Redis
+    down the limit fails open (0, logged): moves must go on."""
+    return count(key, amount=amount, lifetime=lifetime, when_down=0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from celery import shared_task
 
 from . import notifications, services
-from .services import moderation
 
 
 @shared_task(name="games.bot_play")
@@ -56,7 +55,3 @@ def invitation_send(game_id: int, address: str, inviter: str, language: str) -> 
 def turn_timeout(game_id: int, seq: int) -> str:
     return services.turn_timeout(game_id, seq)
 
-
-@shared_task(name="games.lift_expired_suspensions")
-def lift_expired_suspensions() -> int:
-    return moderation.lift_expired_suspensions()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import moderation_views, views
+from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,11 +17,4 @@ urlpatterns = [
     path("play/<str:token>/", views.login_link, name="game-login-link"),
     path("act/<str:code>/<str:verb>/", views.email_action, name="email-action"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
-    path("moderation/", moderation_views.queue, name="moderation"),
-    path("moderation/games/", moderation_views.games, name="moderation-games"),
-    path("moderation/games/<int:game_id>/", moderation_views.game, name="moderation-game"),
-    path("moderation/users/<int:user_id>/", moderation_views.person, name="moderation-user"),
-    path("moderation/audit/", moderation_views.audit_log, name="moderation-audit"),
-    path("moderation/record/", moderation_views.my_record, name="moderation-record"),
-    path("moderation/record/<str:token>/", moderation_views.record_by_token, name="moderation-record-token"),
 ]

@@ -21,15 +21,12 @@ from .errors import GameError
 from .fairness import verify
 from .forms import GameCreateForm, StandingOrdersForm, VacationForm
 from .links import read_login_token, read_unsubscribe_token
-from .models import Game, Mute, Seat, SeatOffer
+from .models import Game, Mute, Seat
 from .notifications import VERB_LABELS
+from .pace import bot_pace
 from .scenario_names import SCENARIO_NAMES
-
-
-def _moderation_notices(request) -> None:
-    """Warnings, sanctions and report outcomes are shown once on the site, as well as sent by email."""
-    for text in services.moderation.notices_unseen(request.user):
-        messages.warning(request, text)
+from .services.seats import seat_offers_live
+from .signals import private_game_watched
 
 
 def home(request):
@@ -38,7 +35,6 @@ def home(request):
         game.scenario_name = SCENARIO_NAMES.get(game.scenario, game.scenario)
     context = {"open_games": open_games, "games_to_watch": selectors.games_to_watch()}
     if request.user.is_authenticated:
-        _moderation_notices(request)
         context["my_games"] = selectors.games_for_user(request.user)[:50]
         context["form"] = GameCreateForm()
     return render(request, "games/home.html", context)
@@ -50,12 +46,7 @@ def my_games(request):
         offer_id = whole_number(request.POST["offer"], 0)
         _act(request, 0, lambda: services.seat_offer_accept(offer_id=offer_id, user=request.user))
         return redirect("my-games")
-    _moderation_notices(request)
-    offers = (
-        SeatOffer.objects.filter(user=request.user, accepted_at__isnull=True)
-        .exclude(expires_at__lte=clock.now())
-        .select_related("seat__game")
-    )
+    offers = seat_offers_live(request.user)
     return render(request, "games/my_games.html", {"rows": selectors.games_for_user(request.user), "offers": offers})
 
 
@@ -79,8 +70,9 @@ def game_page(request, game_id: int):
     except GameError:
         return render(request, "games/not_found.html", status=404)
     if seat is None:
-        services.moderation.watch_audit(viewer=request.user, game_id=game.pk, session=request.session)
+        private_game_watched.send(sender=Game, viewer=request.user, game_id=game.pk, session=request.session)
     context = {"game": game, "seat": seat, "invite": invite, "scenario_name": SCENARIO_NAMES.get(game.scenario)}
+    context["bot_pace"] = bot_pace(game)
     if game.status == Game.Status.WAITING:
         context["invite_url"] = request.build_absolute_uri(f"/games/{game.pk}/?invite={game.invite_token}")
         context["bot_levels"] = Seat.Bot.choices
@@ -140,14 +132,20 @@ def game_start(request, game_id: int):
 
 
 def login_link(request, token: str):
-    """The link in a notification email: opens the game, logging its player in if they are not already."""
+    """The link in a notification email opens the game for its player. Opening it changes nothing (mail scanners
+    open links, and a link to someone else's account would log its reader into it): the page names the account,
+    and its button (POST, with the CSRF token) logs in. A player already logged in goes straight on."""
     try:
         user, game_id = read_login_token(token)
     except signing.BadSignature:
         messages.error(request, _("This link has expired. Please log in."))
         return redirect(f"{reverse('account_login')}?next=/games/")
-    if request.user.pk != user.pk:
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    if request.user.pk == user.pk:
+        return redirect("game", game_id=game_id)
+    if request.method != "POST":
+        game = Game.objects.filter(pk=game_id).first()
+        return render(request, "games/login_link.html", {"account": user, "game": game})
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     return redirect("game", game_id=game_id)
 
 

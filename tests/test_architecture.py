@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 # The entry points of games/: what the web server, the worker and the admin load. Nothing else inside games/
 # imports them: after-commit work goes through the outbox by task name.
@@ -14,11 +16,8 @@ ENTRY_POINTS = {
     "games.tasks",
     "games.consumers",
     "games.views",
-    "games.moderation_views",
     "games.api.views",
-    "games.api.moderation_views",
     "games.api.urls",
-    "games.api.moderation_urls",
     "games.urls",
     "games.routing",
     "games.admin",
@@ -77,6 +76,34 @@ def test_accounts_never_imports_games():
     assert offenders == []
 
 
+def _imports_of(package: str, other: str) -> list[tuple[str, str]]:
+    """Every (module, imported name) of `package` (all its files: management commands and migrations too) that
+    names `other`."""
+    return [
+        (_module_name(path), name)
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name, _node, _in_function in _imports(_module_name(path), path)
+        if name == other or name.startswith(other + ".")
+    ]
+
+
+def test_games_never_imports_moderation():
+    """Moderation acts on games through games.services; games tells it what happens through signals
+    (games.signals) and never knows it is there."""
+    assert _imports_of("games", "moderation") == []
+    assert _imports_of("accounts", "moderation") == []
+
+
+def test_games_holds_no_moderation_code():
+    """The audit log, reports, sanctions, recusal and the moderation pages, API, templates' views and tasks live in
+    moderation/; games/ has no module of that name nor those models."""
+    import games.models  # here, not at the top: the other tests read sources and need no Django set-up
+
+    named = [str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*moderation*.py") if "migrations" not in p.parts]
+    assert named == []
+    assert not {"AuditEntry", "Report", "Sanction"} & set(vars(games.models))
+
+
 def test_nothing_inside_games_imports_its_entry_points():
     offenders = [
         (module, name)
@@ -88,8 +115,9 @@ def test_nothing_inside_games_imports_its_entry_points():
     assert offenders == []
 
 
-def test_no_import_circle_inside_games():
-    sources = _sources("games")
+@pytest.mark.parametrize("package", ["games", "moderation"])
+def test_no_import_circle_inside(package):
+    sources = _sources(package)
     graph = {
         module: {name for name, _node, _f in _imports(module, path) if name in sources and name != module}
         for module, path in sources.items()
@@ -118,7 +146,7 @@ def test_no_import_circle_inside_games():
 
 def test_every_function_level_import_says_why():
     silent = []
-    for package in ("games", "accounts"):
+    for package in ("games", "accounts", "moderation"):
         for module, path in _sources(package).items():
             lines = path.read_text().splitlines()
             for _name, node, in_function in _imports(module, path):

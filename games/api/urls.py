@@ -1,4 +1,4 @@
-from django.urls import include, path
+from django.urls import path
 
 from . import views
 
@@ -20,5 +20,4 @@ urlpatterns = [
     path("games/<int:game_id>/vacation/", views.GameVacation.as_view(), name="api-game-vacation"),
     path("mutes/", views.Mutes.as_view(), name="api-mutes"),
     path("seat-offers/", views.SeatOffers.as_view(), name="api-seat-offers"),
-    path("moderation/", include("games.api.moderation_urls")),
 ]

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import rules
+from catan_site.api_schema import error_responses
 
 from .. import access, fairness, selectors, services
 from ..errors import GameError
-from ..models import ChatMessage, Game, SeatOffer
+from ..models import ChatMessage, Game
+from ..services.seats import seat_offers_live
 from . import serializers as s
 
 
@@ -24,15 +28,25 @@ def _parse(serializer_class, request: Request):
     return serializer.validated_data
 
 
+# The query parameter of every read that a private game's invite link opens.
+INVITE = OpenApiParameter(
+    "invite", str, required=False, pattern=s.INVITE_PATTERN, description="a private game's invite code"
+)
+
+
 def _visible_game(request: Request, game_id: int) -> Game:
-    game, _seat = access.game_for_viewer(game_id=game_id, user=request.user, invite=request.query_params.get("invite"))
+    invite = request.query_params.get("invite")
+    if invite is not None and not re.fullmatch(s.INVITE_PATTERN, invite):
+        # Checked here, before it is compared with the game's code (compare_digest refuses non-ASCII text).
+        raise GameError("bad_invite", _("An invite code has letters, digits, - and _ only."))
+    game, _seat = access.game_for_viewer(game_id=game_id, user=request.user, invite=invite)
     return game
 
 
 class ScenarioList(APIView):
-    permission_classes = []
+    permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: s.ScenariosSerializer})
     def get(self, request: Request) -> Response:
         return Response({"scenarios": rules.scenario_keys()})
 
@@ -44,7 +58,7 @@ class GameList(APIView):
     def get(self, request: Request) -> Response:
         return Response(s.GameSummarySerializer(selectors.open_public_games()[:100], many=True).data)
 
-    @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameDetailSerializer, 400: s.ErrorSerializer})
+    @extend_schema(request=s.GameCreateSerializer, responses={201: s.GameDetailSerializer, **error_responses(409, 429)})
     def post(self, request: Request) -> Response:
         data = _parse(s.GameCreateSerializer, request)
         game = services.game_create(creator=request.user, **data)
@@ -54,7 +68,7 @@ class GameList(APIView):
 class MyGames(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: s.MyGameSerializer(many=True)})
     def get(self, request: Request) -> Response:
         rows = selectors.games_for_user(request.user)
         return Response(
@@ -75,8 +89,8 @@ class GameDetail(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        parameters=[OpenApiParameter("invite", str, required=False)],
-        responses={200: s.GameDetailSerializer, 404: s.ErrorSerializer},
+        parameters=[INVITE],
+        responses={200: s.GameDetailSerializer},
     )
     def get(self, request: Request, game_id: int) -> Response:
         return Response(selectors.game_view(_visible_game(request, game_id), request.user))
@@ -85,7 +99,7 @@ class GameDetail(APIView):
 class GameJoin(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer, 409: s.ErrorSerializer})
+    @extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer, **error_responses(409)})
     def post(self, request: Request, game_id: int) -> Response:
         data = _parse(s.JoinSerializer, request)
         services.seat_join(game_id=game_id, user=request.user, index=data["seat"], invite=data["invite"])
@@ -95,7 +109,7 @@ class GameJoin(APIView):
 class GameLeave(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: s.GameDetailSerializer, 409: s.ErrorSerializer})
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **error_responses(409)})
     def post(self, request: Request, game_id: int) -> Response:
         services.seat_leave(game_id=game_id, user=request.user)
         return Response(selectors.game_view(Game.objects.get(pk=game_id), request.user))
@@ -106,7 +120,7 @@ class GameInvite(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.InviteSerializer, responses={200: dict, 404: s.ErrorSerializer, 409: s.ErrorSerializer})
+    @extend_schema(request=s.InviteSerializer, responses={200: s.InvitedSerializer, **error_responses(409, 429)})
     def post(self, request: Request, game_id: int) -> Response:
         """Answers {"invited": what was given, "message": ...}, the same for a known and an unknown name."""
         data = _parse(s.InviteSerializer, request)
@@ -121,7 +135,7 @@ class GameSeatBot(APIView):
 
     @extend_schema(
         request=s.SeatBotSerializer,
-        responses={200: s.GameDetailSerializer, 400: s.ErrorSerializer, 403: s.ErrorSerializer},
+        responses={200: s.GameDetailSerializer, **error_responses(409)},
     )
     def post(self, request: Request, game_id: int, index: int) -> Response:
         data = _parse(s.SeatBotSerializer, request)
@@ -132,7 +146,7 @@ class GameSeatBot(APIView):
 class GameStart(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: s.GameDetailSerializer, 409: s.ErrorSerializer})
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **error_responses(409)})
     def post(self, request: Request, game_id: int) -> Response:
         game = services.game_start(game_id=game_id, user=request.user)
         return Response(selectors.game_view(Game.objects.get(pk=game.pk), request.user))
@@ -141,7 +155,10 @@ class GameStart(APIView):
 class GameMoves(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(parameters=[OpenApiParameter("since", int, required=False)], responses={200: dict})
+    @extend_schema(
+        parameters=[INVITE, OpenApiParameter("since", int, required=False, description="moves after this move number")],
+        responses={200: s.MoveLogSerializer},
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = _visible_game(request, game_id)
         try:
@@ -152,7 +169,7 @@ class GameMoves(APIView):
 
     @extend_schema(
         request=s.MoveSerializer,
-        responses={200: s.MoveResultSerializer, 400: s.ErrorSerializer, 409: s.ErrorSerializer},
+        responses={200: s.MoveResultSerializer, **error_responses(409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         data = _parse(s.MoveSerializer, request)
@@ -175,7 +192,7 @@ class GameLog(APIView):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: dict, 409: s.ErrorSerializer})
+    @extend_schema(parameters=[INVITE], responses={200: s.GameLogSerializer, **error_responses(409)})
     def get(self, request: Request, game_id: int) -> Response:
         game = _visible_game(request, game_id)
         if not fairness.seed_revealed(game):
@@ -188,7 +205,7 @@ class GameLog(APIView):
 class GameChat(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(parameters=[INVITE], responses={200: s.ChatMessageSerializer(many=True)})
     def get(self, request: Request, game_id: int) -> Response:
         game = _visible_game(request, game_id)
         messages = ChatMessage.objects.filter(game=game).select_related("user").order_by("-created_at")
@@ -208,7 +225,7 @@ class GameChat(APIView):
             ]
         )
 
-    @extend_schema(request=s.ChatSerializer, responses={201: dict, 403: s.ErrorSerializer})
+    @extend_schema(request=s.ChatSerializer, responses={201: s.ChatPostedSerializer, **error_responses(409, 429)})
     def post(self, request: Request, game_id: int) -> Response:
         data = _parse(s.ChatSerializer, request)
         message = services.chat_post(game_id=game_id, user=request.user, text=data["text"])
@@ -218,7 +235,7 @@ class GameChat(APIView):
 class GameReports(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.ReportSerializer, responses={201: dict, 403: s.ErrorSerializer})
+    @extend_schema(request=s.ReportSerializer, responses={201: s.ReportCreatedSerializer, **error_responses(409, 429)})
     def post(self, request: Request, game_id: int) -> Response:
         data = _parse(s.ReportSerializer, request)
         report = services.report_create(reporter=request.user, game_id=game_id, **data)
@@ -228,7 +245,7 @@ class GameReports(APIView):
 class Mutes(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.MuteSerializer, responses={200: dict})
+    @extend_schema(request=s.MuteSerializer, responses={200: s.MuteSerializer, **error_responses(404)})
     def post(self, request: Request) -> Response:
         data = _parse(s.MuteSerializer, request)
         services.mute_set(user=request.user, muted_user_id=data["user_id"], muted=data["muted"])
@@ -238,15 +255,16 @@ class Mutes(APIView):
 class GameOrders(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=dict, responses={200: dict, 400: s.ErrorSerializer})
+    @extend_schema(request=s.StandingOrdersSerializer, responses={200: s.StandingOrdersSerializer})
     def put(self, request: Request, game_id: int) -> Response:
-        return Response(services.standing_orders_set(game_id=game_id, user=request.user, orders=request.data))
+        orders = _parse(s.StandingOrdersSerializer, request)  # the types; the service judges the orders
+        return Response(services.standing_orders_set(game_id=game_id, user=request.user, orders=orders))
 
 
 class GameVacation(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.VacationSerializer, responses={200: dict, 409: s.ErrorSerializer})
+    @extend_schema(request=s.VacationSerializer, responses={200: s.VacationStartedSerializer, **error_responses(409)})
     def post(self, request: Request, game_id: int) -> Response:
         data = _parse(s.VacationSerializer, request)
         seat = services.vacation_start(game_id=game_id, user=request.user, days=data["days"])
@@ -258,12 +276,14 @@ class SeatOffers(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: s.SeatOfferSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        offers = SeatOffer.objects.filter(user=request.user, accepted_at__isnull=True).select_related("seat__game")
+        offers = seat_offers_live(request.user)
         return Response([{"id": o.pk, "game": o.seat.game_id, "seat": o.seat.index} for o in offers])
 
-    @extend_schema(request=dict, responses={200: dict, 404: s.ErrorSerializer})
+    @extend_schema(
+        request=s.SeatOfferAcceptSerializer, responses={200: s.SeatTakenSerializer, **error_responses(404, 409, 410)}
+    )
     def post(self, request: Request) -> Response:
         offer_id = request.data.get("offer") if isinstance(request.data, dict) else None
         if type(offer_id) is not int:

@@ -6,8 +6,9 @@
 - `seats`: who holds a seat once the game runs (a bot takes over, an offered seat is accepted), orders, vacation.
 - `bots`: a bot's turn, and the sweep that re-queues lost bot turns.
 - `timeouts`: reminders and the timeout policy.
-- `chat`: chat, mutes, reports.
-- `moderation`: moderator actions, each audited.
+- `chat`: chat, mutes, reports (stored by the app listening to `games.signals`), hiding a line.
+- `interventions`: what an outside authority may do to a game (pause, resume, cancel, extend, keep a seat for
+  someone, offer a seat); the `moderation` app checks who may, and audits.
 """
 
 from . import email_actions

@@ -1,4 +1,5 @@
-"""Table talk: posting chat, muting a player for oneself, reporting a message or a player."""
+"""Table talk: posting chat, muting a player for oneself, reporting a message or a player (stored by the
+moderation app, which receives `games.signals.report_filed`), and hiding a line from everyone."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from django.utils.translation import gettext as _
 
 from .. import access, notifications, outbox, ratelimit
 from ..errors import GameError
-from ..models import ChatMessage, Move, Mute, Notification, Report, Seat
-from .moderation import report_evidence
+from ..models import ChatMessage, Game, Move, Mute, Notification, Seat
+from ..signals import report_filed
 from .moves import storable
 
+# The chat lines saved on each side of a reported message.
+CONTEXT_LINES = 5
 # A report's reason: the column's length, and what the page and the socket client send at most.
 MAX_REASON_CHARS = 500
 
@@ -57,7 +60,9 @@ def muted_ids(user: Any) -> set[int]:
 
 def report_create(
     *, reporter: Any, game_id: int, reason: Any, message_id: int | None = None, user_id: int | None = None
-) -> Report:
+) -> Any:
+    """A player reports a message or another player of their game, with the evidence (the chat around the message
+    and the move number). Returns the report the moderation app stored."""
     if not isinstance(reason, str) or not reason.strip():
         raise GameError("reason_required", _("Say what is wrong."))
     if len(reason) > MAX_REASON_CHARS:
@@ -84,9 +89,51 @@ def report_create(
     if message is not None:
         context, seq = report_evidence(message)
         evidence = {"message_text": message.text, "context": context, "seq": seq}
-    return Report.objects.create(
-        reporter=reporter, game=game, message=message, reported_user=reported, reason=reason.strip(), **evidence
-    )
+    with transaction.atomic():
+        answers = report_filed.send(
+            sender=ChatMessage,
+            reporter=reporter,
+            game=game,
+            message=message,
+            reported_user=reported,
+            reason=reason.strip(),
+            evidence=evidence,
+        )
+    stored = [report for _receiver, report in answers if report is not None]
+    if not stored:
+        raise GameError("reports_closed", _("Reports are not taken on this site."), status=503)
+    return stored[0]
+
+
+def report_evidence(message: ChatMessage) -> tuple[list[dict[str, Any]], int]:
+    """The chat around a reported message and the move number, saved with the report as evidence."""
+    chat = ChatMessage.objects.filter(game_id=message.game_id).select_related("user")
+    before = list(chat.filter(pk__lt=message.pk).order_by("-pk")[:CONTEXT_LINES])[::-1]
+    after = list(chat.filter(pk__gt=message.pk).order_by("pk")[:CONTEXT_LINES])
+    lines = [
+        {
+            "id": m.pk,
+            "user": m.user.label if m.user else "",
+            "text": m.text,
+            "at": m.created_at.isoformat(),
+            "reported": m.pk == message.pk,
+        }
+        for m in [*before, message, *after]
+    ]
+    seq = Game.objects.filter(pk=message.game_id).values_list("seq", flat=True).first()
+    return lines, seq or 0
+
+
+def set_hidden(message_id: Any, hidden: bool) -> ChatMessage:
+    """Hide a chat line from everyone (or show it again), inside the caller's transaction: every open page
+    updates at once."""
+    message = ChatMessage.objects.select_for_update().filter(pk=message_id).first() if type(message_id) is int else None
+    if message is None:
+        raise GameError("no_message", _("No such message."), status=404)
+    message.hidden = hidden
+    message.save(update_fields=["hidden"])
+    outbox.chat_hidden(message)
+    return message
 
 
 def _took_part(game, user) -> bool:

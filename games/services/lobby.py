@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -17,6 +18,13 @@ from rules.chance import seed_commitment
 from .. import access, clocks, notifications, outbox, ratelimit
 from ..errors import GameError
 from ..models import Game, Notification, Seat, TimeoutPolicy
+
+# Text a mail client would make clickable: a scheme (http://), www., a domain name (free-gold.example) or an IP
+# address. A game's name travels in invitation mail from the site's own sender: it may hold none.
+LINK = re.compile(
+    r"(?i)[a-z][a-z0-9+.-]*://|\bwww\d*\.|\b\d{1,3}(?:\.\d{1,3}){3}\b"
+    r"|\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9-]+)*\.[a-z]{2,63}\b"
+)
 
 
 def _scenario_players(scenario: str, seat_count: int, options: dict[str, Any]) -> None:
@@ -68,6 +76,8 @@ def game_create(
         move_seconds = None
         if turn_seconds is not None and (type(turn_seconds) is not int or not 30 <= turn_seconds <= 900):
             raise GameError("bad_turn_time", _("A live turn lasts from 30 seconds to 15 minutes."))
+    if not isinstance(name, str) or LINK.search(name):
+        raise GameError("bad_name", _("A game's name cannot contain a web address."))
     _check_creation_caps(creator)  # a refusal here costs nothing of the hourly budget
     ratelimit.check(creator, "games")
     with transaction.atomic():
@@ -230,6 +240,7 @@ def game_start(*, game_id: int, user: Any) -> Game:
                 notifications.create_single(game, seat.user, Notification.Kind.STARTED)
         outbox.move_committed(
             game_id=game.pk,
+            pace=game.bot_pace,
             state=state,
             seq=game.seq,
             events=[],

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from .. import autoplay, clocks, notifications, outbox, ratelimit, rows, timing
+from .. import autoplay, clocks, notifications, outbox, ratelimit, rows, signals, timing
 from ..errors import GameError
 from ..fields import json_dumps
 from ..models import Game, Move, Seat
@@ -275,6 +275,8 @@ def save_position(
     game.bot_turn_since = timezone.now() if bot_due else None
     game.deadline = clocks.deadline_for(game, state, seats, previous_to_move, previous_turn)
     rows.save_game(game, fields)
+    if "winner_seat" in fields:  # this move ended the game
+        signals.game_finished.send(sender=Game, game=game, state=state)
     ids = notifications.create_for_move(
         game,
         state,
@@ -286,6 +288,7 @@ def save_position(
     )
     outbox.move_committed(
         game_id=game.pk,
+        pace=game.bot_pace,
         state=state,
         seq=game.seq,
         events=events,

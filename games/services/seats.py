@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
@@ -20,7 +20,8 @@ from accounts.vacation import vacation_changed
 
 from .. import clock, clocks, outbox, standing_orders
 from ..errors import GameError
-from ..models import AuditEntry, Game, Seat, SeatOffer
+from ..models import Game, Seat, SeatOffer
+from ..signals import seat_offer_accepted
 from .lobby import locked_game
 
 REPLACEMENT_BOT = Seat.Bot.MEDIUM
@@ -41,6 +42,23 @@ def seat_hand_to_bot(*, seat: Seat, abandoned: bool = True) -> Any:
     return user
 
 
+def seat_offers_live(user: Any) -> QuerySet[SeatOffer]:
+    """The offers `user` can still take: not taken, not expired, not replaced by a later offer of the same seat,
+    for a seat no person holds, in a game still running. What the API and "My games" list."""
+    return (
+        SeatOffer.objects.filter(
+            user_id=user.pk,
+            accepted_at__isnull=True,
+            seat__user__isnull=True,
+            seat__game__status__in=(Game.Status.ACTIVE, Game.Status.PAUSED),
+        )
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=clock.now()))
+        .exclude(Exists(SeatOffer.objects.filter(seat_id=OuterRef("seat_id"), pk__gt=OuterRef("pk"))))
+        .select_related("seat__game")
+        .order_by("pk")
+    )
+
+
 def seat_offer_accept(*, offer_id: int, user: Any) -> Seat:
     with transaction.atomic():
         offer = SeatOffer.objects.select_for_update().select_related("seat").filter(pk=offer_id, user=user).first()
@@ -48,6 +66,10 @@ def seat_offer_accept(*, offer_id: int, user: Any) -> Seat:
             raise GameError("no_offer", _("There is no such offer for you."), status=404)
         if offer.expires_at is not None and offer.expires_at <= clock.now():
             raise GameError("offer_expired", _("This offer has expired."), status=410)
+        if SeatOffer.objects.filter(seat_id=offer.seat_id, pk__gt=offer.pk).exists():
+            raise GameError(
+                "offer_superseded", _("This seat has been offered again since: this offer is over."), status=410
+            )
         if not user.is_active or user.banned or user.suspended_until is not None:
             raise GameError("suspended", _("A suspended account cannot take a seat."), status=403)
         game = locked_game(offer.seat.game_id)
@@ -64,39 +86,20 @@ def seat_offer_accept(*, offer_id: int, user: Any) -> Seat:
         seat.save(update_fields=["user", "bot", "held_for"])
         offer.accepted_at = clock.now()
         offer.save(update_fields=["accepted_at"])
-        if offer.offered_by_id is not None:
-            details: dict[str, Any] = {"seat": seat.index + 1, "offer": offer.pk}
-            if undone:
-                details["abandonment_removed"] = True
-            AuditEntry.objects.create(
-                moderator_id=offer.offered_by_id,
-                action="seat_offer_accepted",
-                reason="accepted by the player",
-                game_id=seat.game_id,
-                target_user=user,
-                details=details,
-            )
+        seat_offer_accepted.send(sender=SeatOffer, offer=offer, seat=seat, user=user, abandonment_removed=undone)
         outbox.seats_changed(seat.game_id)
         outbox.game_changed(seat.game_id)
     return seat
 
 
 def _undo_abandonment(seat: Seat, user: Any) -> bool:
-    """The person takes back a seat kept for them. If a moderator's replacement took it (the last word on this
-    seat and person in the audit log is `seat_replaced`, not an earlier acceptance), the abandonment that
-    replacement charged is removed: an undo leaves no mark. A seat kept during a suspension charged nothing."""
-    last = (
-        AuditEntry.objects.filter(
-            game_id=seat.game_id,
-            target_user=user,
-            action__in=("seat_replaced", "seat_offer_accepted"),
-            details__seat=seat.index + 1,
-        )
-        .order_by("-pk")
-        .first()
-    )
-    if last is None or last.action != "seat_replaced":
+    """The person takes back a seat kept for them. If keeping it charged them an abandonment (a moderator's
+    replacement did; a seat kept during a suspension charged nothing), the charge is removed: an undo leaves no
+    mark."""
+    if not seat.held_abandoned:
         return False
+    seat.held_abandoned = False
+    seat.save(update_fields=["held_abandoned"])
     users = get_user_model().objects  # `user` may be a request's lazy object, whose type has no manager
     users.filter(pk=user.pk, games_abandoned__gt=0).update(games_abandoned=F("games_abandoned") - 1)
     return True

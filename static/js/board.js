@@ -9,167 +9,19 @@
 //   onSelect     called when the player picks (or drops) the ship to move; see selectedShip()
 //   recent       {vertices, edges, hexes}: ids to mark briefly (the pieces of the last move)
 // highlightPlace(svg, {vertices, edges, hexes} | null) marks a place until called again (a hovered log line).
+import { drawDefs, resourceIcon } from "./board_art.js";
+import { APOTHEM, edgeEnds, edgeMiddle, el, hexCenter, hexCorners, inner, LAND, pointList, SIZE, terrainName, vertexPoint } from "./board_geometry.js";
+import { drawLegal, selectedShip } from "./board_spots.js";
 import { t } from "./i18n.js";
 
-const NS = "http://www.w3.org/2000/svg";
-const SIZE = 40;
-const SQRT3 = Math.sqrt(3);
-const APOTHEM = SIZE * SQRT3 / 2;
+// What the page and other modules (the game page, a replay) take from the board.
+export { hexCenter, resourceIcon, selectedShip };
 
 export const SEAT_COLORS = ["#d32f2f", "#1e63d6", "#f08c00", "#7b3fa0", "#2e9e5b", "#8d5a3b"];
 
-const LAND = new Set(["forest", "hills", "pasture", "fields", "mountains", "desert", "gold"]);
-
-// The move_ship choice is two clicks (a ship, then where it goes): remember the first per board.
-const shipSelection = new WeakMap();
 // Each board's geometry and hover layer, for highlightPlace() between renders.
 const drawn = new WeakMap();
 let boardCount = 0;
-
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-// The ship this board's player picked to move, if any.
-export function selectedShip(svg) {
-  return shipSelection.get(svg);
-}
-
-export function hexCenter(q, r) {
-  return [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
-}
-
-// A hex centre is (2q + r, 3r) on the vertex lattice; one x step is √3/2 · SIZE, one y step SIZE / 2.
-function vertexPoint(v) {
-  return [v.x * APOTHEM, v.y * SIZE / 2];
-}
-
-function hexCorners(cx, cy, size = SIZE) {
-  const pts = [];
-  for (let k = 0; k < 6; k++) {
-    const angle = Math.PI / 180 * (60 * k - 90);
-    pts.push([cx + size * Math.cos(angle), cy + size * Math.sin(angle)]);
-  }
-  return pts;
-}
-
-const pointList = (pts) => pts.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
-
-// Resource icons on a 20 × 20 box: harbours on the board, cards in the log, the hand and the cost card.
-const ICONS = {
-  lumber: (s) => {
-    el("path", { d: "M10,1 l7,12 h-14 z", fill: "#2f6b2a" }, s);
-    el("rect", { x: 8.5, y: 13, width: 3, height: 5, fill: "#6d4c2f" }, s);
-  },
-  brick: (s) => {
-    const b = { fill: "#b5532c", stroke: "#6f2c12", "stroke-width": 0.8 };
-    el("rect", { x: 1, y: 11, width: 9, height: 6, ...b }, s);
-    el("rect", { x: 10, y: 11, width: 9, height: 6, ...b }, s);
-    el("rect", { x: 5.5, y: 5, width: 9, height: 6, ...b }, s);
-  },
-  wool: (s) => {
-    el("path", { d: "M6,15 v3 M13,15 v3", stroke: "#333", "stroke-width": 1.4 }, s);
-    el("ellipse", { cx: 9.5, cy: 11, rx: 7, ry: 5, fill: "#fff", stroke: "#777", "stroke-width": 0.8 }, s);
-    el("ellipse", { cx: 16.5, cy: 8.5, rx: 2.6, ry: 2.1, fill: "#333" }, s);
-  },
-  grain: (s) => {
-    el("path", { d: "M10,19 V4", stroke: "#a77a10", "stroke-width": 1.2 }, s);
-    for (const y of [4, 7.5, 11]) {
-      el("ellipse", { cx: 7.6, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(-30 7.6 ${y + 1})` }, s);
-      el("ellipse", { cx: 12.4, cy: y + 1, rx: 2.4, ry: 1.4, fill: "#e0a91f", transform: `rotate(30 12.4 ${y + 1})` }, s);
-    }
-  },
-  ore: (s) => {
-    el("path", { d: "M2,16 l4,-9 l6,-4 l6,7 l-1,6 z", fill: "#6f7a86", stroke: "#3f4750", "stroke-width": 0.8 }, s);
-    el("path", { d: "M6,7 l6,-4 l1,6 z", fill: "#a9b3bd" }, s);
-  },
-};
-
-// A small inline SVG of one resource, for HTML around the board.
-export function resourceIcon(resource) {
-  const svg = el("svg", { viewBox: "0 0 20 20", class: `res-icon res-icon-${resource}`, "aria-hidden": "true" });
-  if (ICONS[resource]) ICONS[resource](svg);
-  return svg;
-}
-
-// ---- definitions: terrain patterns, resource icons, shadows -----------------------------------------------
-
-function terrainPattern(defs, id, base, draw, width, height) {
-  const p = el("pattern", { id, patternUnits: "userSpaceOnUse", width, height }, defs);
-  el("rect", { width, height, fill: base }, p);
-  draw(p);
-}
-
-function drawDefs(svg, prefix) {
-  const defs = el("defs", {}, svg);
-  const shadow = el("filter", { id: `${prefix}shadow`, x: "-30%", y: "-30%", width: "160%", height: "170%" }, defs);
-  el("feDropShadow", { dx: 0.6, dy: 1.4, stdDeviation: 1.1, "flood-color": "#000", "flood-opacity": 0.45 }, shadow);
-
-  terrainPattern(defs, `${prefix}forest`, "#3f7c37", (p) => {
-    for (const [x, y] of [[6, 9], [17, 19]]) {
-      el("path", { d: `M${x},${y - 7} l5,9 h-10 z`, fill: "#2a5d25" }, p);
-      el("path", { d: `M${x},${y - 7} l5,9 h-5 z`, fill: "#24521f" }, p);
-      el("rect", { x: x - 0.8, y: y + 2, width: 1.6, height: 2.2, fill: "#5b3d22" }, p);
-    }
-  }, 22, 22);
-  terrainPattern(defs, `${prefix}pasture`, "#9fd266", (p) => {
-    el("path", { d: "M3,6 q2,-3 4,0 M15,17 q2,-3 4,0 M22,7 q1.5,-2.5 3,0", stroke: "#7fb94a", fill: "none", "stroke-width": 1.1 }, p);
-    el("ellipse", { cx: 12, cy: 9, rx: 3.6, ry: 2.5, fill: "#fbfbf5", stroke: "#b9c2a8", "stroke-width": 0.5 }, p);
-    el("circle", { cx: 15.6, cy: 8.2, r: 1.3, fill: "#3a3a3a" }, p);
-  }, 28, 22);
-  terrainPattern(defs, `${prefix}fields`, "#ecc44a", (p) => {
-    for (const x of [3, 10, 17]) {
-      el("path", { d: `M${x},14 v-9`, stroke: "#c9991f", "stroke-width": 1 }, p);
-      for (const y of [6, 8.5, 11]) {
-        el("ellipse", { cx: x - 1.2, cy: y, rx: 1.1, ry: 0.7, fill: "#c9991f" }, p);
-        el("ellipse", { cx: x + 1.2, cy: y, rx: 1.1, ry: 0.7, fill: "#c9991f" }, p);
-      }
-    }
-  }, 21, 16);
-  terrainPattern(defs, `${prefix}hills`, "#c66b3d", (p) => {
-    const brick = { fill: "none", stroke: "#a4512a", "stroke-width": 0.9 };
-    el("rect", { x: 0.5, y: 0.5, width: 9, height: 5, ...brick }, p);
-    el("rect", { x: 10.5, y: 0.5, width: 9, height: 5, ...brick }, p);
-    el("rect", { x: -4.5, y: 6.5, width: 9, height: 5, ...brick }, p);
-    el("rect", { x: 5.5, y: 6.5, width: 9, height: 5, ...brick }, p);
-    el("rect", { x: 15.5, y: 6.5, width: 9, height: 5, ...brick }, p);
-  }, 20, 12);
-  terrainPattern(defs, `${prefix}mountains`, "#939fab", (p) => {
-    el("path", { d: "M1,19 l8,-13 l8,13 z", fill: "#74808c" }, p);
-    el("path", { d: "M9,6 l3,5 l-2,-1 l-1,2 l-2,-2 l-1.5,1 z", fill: "#eef2f5" }, p);
-    el("path", { d: "M15,10 l5,-8 l5,8 z", fill: "#7d8995" }, p);
-    el("path", { d: "M20,2 l2,3.2 l-2,-0.8 l-2,0.8 z", fill: "#eef2f5" }, p);
-  }, 26, 20);
-  terrainPattern(defs, `${prefix}desert`, "#e8d29c", (p) => {
-    el("path", { d: "M0,8 q6,-5 12,0 M12,18 q6,-5 12,0", stroke: "#d1b476", fill: "none", "stroke-width": 1.2 }, p);
-  }, 24, 22);
-  terrainPattern(defs, `${prefix}gold`, "#f3c433", (p) => {
-    el("path", { d: "M6,3 l1.2,3 l3,1.2 l-3,1.2 l-1.2,3 l-1.2,-3 l-3,-1.2 l3,-1.2 z", fill: "#fff5c4" }, p);
-    el("path", { d: "M15,13 l5,0 l2,3 l-6,1.5 l-3,-2 z", fill: "#c8930c" }, p);
-    el("circle", { cx: 19, cy: 5, r: 1, fill: "#fff5c4" }, p);
-  }, 24, 20);
-  terrainPattern(defs, `${prefix}sea`, "#2d70b3", (p) => {
-    el("path", { d: "M2,6 q3,-3 6,0 t6,0 M16,16 q3,-3 6,0 t6,0", stroke: "#4a8ccb", fill: "none", "stroke-width": 1.1 }, p);
-  }, 30, 20);
-  terrainPattern(defs, `${prefix}frame`, "#4f91cf", (p) => {
-    el("path", { d: "M2,6 q3,-3 6,0 t6,0 M16,16 q3,-3 6,0 t6,0", stroke: "#6aa6dc", fill: "none", "stroke-width": 1.1 }, p);
-  }, 30, 20);
-  terrainPattern(defs, `${prefix}fog`, "#363d4a", (p) => {
-    el("path", { d: "M0,10 l10,-10 M-2,2 l4,-4 M8,12 l4,-4", stroke: "#444c5b", "stroke-width": 2 }, p);
-  }, 10, 10);
-
-  const shine = el("radialGradient", { id: `${prefix}shine`, cx: "35%", cy: "30%", r: "70%" }, defs);
-  el("stop", { offset: "0%", "stop-color": "#fffbe0", "stop-opacity": 0.85 }, shine);
-  el("stop", { offset: "55%", "stop-color": "#fff3b0", "stop-opacity": 0.15 }, shine);
-  el("stop", { offset: "100%", "stop-color": "#b8860b", "stop-opacity": 0.35 }, shine);
-
-  // Resource icons on a 20 × 20 box, for harbours.
-  for (const [name, draw] of Object.entries(ICONS)) draw(el("symbol", { id: `${prefix}icon-${name}`, viewBox: "0 0 20 20" }, defs));
-  return defs;
-}
 
 // ---- the board ---------------------------------------------------------------------------------------------
 
@@ -207,6 +59,7 @@ export function renderBoard(svg, view, options = {}) {
   const shown = svg.getBoundingClientRect();
   const unitPx = Math.min(shown.width / unitsWide, shown.height / unitsHigh);
   ctx.spotScale = unitPx > 0 ? Math.min(4, Math.max(1, MIN_SPOT_PX / (6 * unitPx))) : 1;
+  ctx.unitPx = unitPx;
   svg.dataset.spotScale = ctx.spotScale.toFixed(2);
   drawDefs(svg, prefix);
 
@@ -251,10 +104,6 @@ function viewBox(board, byCoord, posts) {
   for (const { post: [x, y] } of posts) { take(x - 14, y - 14); take(x + 14, y + 14); }
   const pad = 6;
   return `${(minX - pad).toFixed(1)} ${(minY - pad).toFixed(1)} ${(maxX - minX + 2 * pad).toFixed(1)} ${(maxY - minY + 2 * pad).toFixed(1)}`;
-}
-
-function terrainName(h) {
-  return t(`terrain_${h.terrain}`);
 }
 
 function drawHexes(layers, board, frame, ctx, dice) {
@@ -365,21 +214,6 @@ function drawIslandBonuses(layer, view, ctx) {
   }
 }
 
-function edgeEnds(edgeId, ctx) {
-  const edge = ctx.edges.get(edgeId);
-  return edge.vertices.map((id) => vertexPoint(ctx.vertices.get(id)));
-}
-
-function edgeMiddle(edgeId, ctx) {
-  const [a, b] = edgeEnds(edgeId, ctx);
-  return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-}
-
-// A segment of the edge between fractions f and 1 - f of its length.
-function inner([a, b], f) {
-  return [[a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f], [b[0] + (a[0] - b[0]) * f, b[1] + (a[1] - b[1]) * f]];
-}
-
 function drawRoad(layer, ends, fill, piece) {
   const [p, q] = inner(ends, 0.14);
   const g = el("g", { class: "road", "data-edge": piece.edge, "data-seat": piece.seat }, layer);
@@ -472,146 +306,5 @@ function drawMarks(layer, recent, ctx, cls) {
     if (!h) continue;
     const [cx, cy] = hexCenter(h.q, h.r);
     el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), class: cls }, layer);
-  }
-}
-
-// ---- legal placements --------------------------------------------------------------------------------------
-
-function spot(layer, kind, attrs, label, fire) {
-  const base = kind.includes("legal-source") ? "" : "legal-spot ";
-  const g = el("g", { class: `${base}${kind}`, tabindex: 0, role: "button", "aria-label": label, ...attrs }, layer);
-  el("title", {}, g).textContent = label;
-  const run = (event) => { event.preventDefault(); event.stopPropagation(); fire(); };
-  g.addEventListener("click", run);
-  g.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") run(event); });
-  return g;
-}
-
-function vertexSpot(layer, action, ctx, label) {
-  const [x, y] = vertexPoint(ctx.vertices.get(action.vertex));
-  const city = action.type === "build_city";
-  const g = spot(layer, city ? "vertex-spot city-spot" : "vertex-spot", { "data-action": JSON.stringify(action) }, label,
-    () => ctx.onAction(action));
-  const scale = ctx.spotScale || 1;
-  el("circle", { cx: x, cy: y, r: 16 * Math.min(scale, 1.6), class: "hit" }, g);
-  el("circle", { cx: x, cy: y, r: city ? 15 : 6 * scale, class: "mark" }, g);
-}
-
-function edgeSpot(layer, edgeId, kind, attrs, label, fire, ctx) {
-  const g = spot(layer, `edge-spot ${kind}`, attrs, label, fire);
-  // The tap area is a band along the edge (a polygon: a vertical line alone would have no width).
-  const [hp, hq] = inner(edgeEnds(edgeId, ctx), 0.15);
-  const length = Math.hypot(hq[0] - hp[0], hq[1] - hp[1]);
-  const nx = ((hp[1] - hq[1]) / length) * 15, ny = ((hq[0] - hp[0]) / length) * 15;
-  el("polygon", { points: pointList([[hp[0] + nx, hp[1] + ny], [hq[0] + nx, hq[1] + ny], [hq[0] - nx, hq[1] - ny],
-    [hp[0] - nx, hp[1] - ny]]), class: "hit" }, g);
-  if (kind.includes("ship-source")) {
-    const [x, y] = edgeMiddle(edgeId, ctx);
-    el("circle", { cx: x, cy: y - 3, r: 16, class: "mark" }, g);
-  } else {
-    const [p, q] = inner(edgeEnds(edgeId, ctx), 0.28);
-    el("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], class: "mark", "stroke-linecap": "round" }, g);
-  }
-  return g;
-}
-
-function hexSpot(layer, hexId, kind, attrs, label, fire, ctx) {
-  const h = ctx.hexes.get(hexId);
-  const [cx, cy] = hexCenter(h.q, h.r);
-  const g = spot(layer, `hex-spot ${kind}`, attrs, label, fire);
-  el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), class: "hit" }, g);
-  el("circle", { cx, cy, r: 20, class: "mark" }, g);
-  return g;
-}
-
-function drawLegal(layer, legal, ctx) {
-  const byHex = new Map();
-  const shipMoves = legal.filter((a) => a.type === "move_ship");
-  let selected = shipSelection.get(ctx.svg);
-  if (selected !== undefined && !shipMoves.some((a) => a.from === selected)) {
-    shipSelection.delete(ctx.svg);
-    selected = undefined;
-  }
-  const edgeActions = [], vertexActions = [];
-  for (const action of legal) {
-    switch (action.type) {
-      case "build_settlement":
-      case "build_city":
-        vertexActions.push(action);
-        break;
-      case "build_road":
-      case "build_ship":
-        edgeActions.push(action);
-        break;
-      case "move_robber":
-      case "move_pirate":
-      case "move_token": {
-        const key = `${action.type}:${action.hex}`;
-        if (!byHex.has(key)) byHex.set(key, []);
-        byHex.get(key).push(action);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-
-  for (const actions of byHex.values()) {
-    const first = actions[0];
-    const h = ctx.hexes.get(first.hex);
-    const place = h.token ? `${terrainName(h)} ${h.token}` : terrainName(h);
-    const label = t(`spot_${first.type}`, { place });
-    const victims = actions.filter((a) => a.victim !== undefined).map((a) => a.victim);
-    const attrs = { "data-action": JSON.stringify(actions.length === 1 ? first : { type: first.type, hex: first.hex }) };
-    if (actions.length > 1) attrs["data-victims"] = JSON.stringify(victims);
-    const fire = () => {
-      if (actions.length === 1) ctx.onAction(first);
-      else if (ctx.chooseVictim) ctx.chooseVictim(actions);
-      else ctx.onAction(first);
-    };
-    hexSpot(layer, first.hex, first.type === "move_pirate" ? "sea-spot" : "land-spot", attrs, label, fire, ctx);
-  }
-
-  // A coastal edge may take a road or a ship: one spot that asks which (two spots there would hide one another).
-  const byEdge = new Map();
-  for (const action of edgeActions) {
-    if (!byEdge.has(action.edge)) byEdge.set(action.edge, []);
-    byEdge.get(action.edge).push(action);
-  }
-  for (const [edge, actions] of byEdge) {
-    if (actions.length > 1 && ctx.chooseBuild) {
-      edgeSpot(layer, edge, "road-ship-spot", { "data-actions": JSON.stringify(actions) }, t("spot_road_or_ship"),
-        () => ctx.chooseBuild(actions), ctx);
-      continue;
-    }
-    for (const action of actions) {
-      const ship = action.type === "build_ship";
-      edgeSpot(layer, edge, ship ? "ship-spot" : "road-spot", { "data-action": JSON.stringify(action) },
-        t(ship ? "spot_build_ship" : "spot_build_road"), () => ctx.onAction(action), ctx);
-    }
-  }
-
-  if (shipMoves.length) {
-    const sources = [...new Set(shipMoves.map((a) => a.from))];
-    for (const from of sources) {
-      edgeSpot(layer, from, `legal-source ship-source${from === selected ? " selected" : ""}`,
-        { "data-from": from }, t(from === selected ? "spot_ship_selected" : "spot_ship_source"), () => {
-          if (shipSelection.get(ctx.svg) === from) shipSelection.delete(ctx.svg);
-          else shipSelection.set(ctx.svg, from);
-          ctx.redrawLegal();
-          if (ctx.onSelect) ctx.onSelect();
-        }, ctx);
-    }
-    if (selected !== undefined) {
-      for (const action of shipMoves.filter((a) => a.from === selected)) {
-        edgeSpot(layer, action.to, "ship-spot move-ship-spot", { "data-action": JSON.stringify(action) },
-          t("spot_move_ship"), () => { shipSelection.delete(ctx.svg); ctx.onAction(action); }, ctx);
-      }
-    }
-  }
-
-  // Corners last, so that where a corner and an edge spot overlap, the corner wins the tap.
-  for (const action of vertexActions) {
-    vertexSpot(layer, action, ctx, t(action.type === "build_city" ? "spot_build_city" : "spot_build_settlement"));
   }
 }

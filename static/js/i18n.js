@@ -275,6 +275,27 @@ const STRINGS = {
   ev_timeout_you_replace: gettext("Your time ran out"),
   ev_seat_replaced: gettext("A bot now plays {who}'s seat"),
   ev_seat_replaced_you: gettext("A bot now plays your seat"),
+  // The table (issue 27): the action bar's "more" menu, the hand strip, the clock badge, sounds and shortcuts.
+  more_actions: (n) => ngettext("More (1)", "More ({n})", n),
+  dev_short_count: (n) => ngettext("1 card", "{n} cards", n),
+  clock_badge_seat: gettext("{who}: before {when}, {left} left"),
+  clock_badge_bank: gettext("{who}: {left} in the bank"),
+  sound_on: gettext("Sound on"),
+  sound_off: gettext("Sound off"),
+  sound_mute: gettext("Turn the sounds off"),
+  sound_unmute: gettext("Turn the sounds on (your turn, an offer, the end of the game)"),
+  help_title: gettext("Keyboard shortcuts"),
+  key_roll: gettext("Roll the dice"),
+  key_end_turn: gettext("End your turn"),
+  key_build_road: gettext("Build a road"),
+  key_build_settlement: gettext("Build a settlement"),
+  key_build_city: gettext("Build a city"),
+  key_build_ship: gettext("Build a ship"),
+  key_buy_development: gettext("Buy a development card"),
+  key_trade_bank: gettext("Trade with the bank"),
+  key_offer_trade: gettext("Offer a trade"),
+  key_help: gettext("Show or hide this help"),
+  key_escape: gettext("Close a dialog, a menu or a panel"),
 };
 
 function template(key, params) {

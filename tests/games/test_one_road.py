@@ -18,7 +18,7 @@ from catan_site.celery import app
 from games import autoplay, services
 from games.errors import GameError
 from games.models import ChatMessage, Game, Move, Seat
-from games.services import moderation
+from moderation import services as moderation
 from rules.ai.hard import SETUP_FACTOR
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
@@ -77,7 +77,7 @@ def test_a_muted_player_s_live_chat_does_not_reach_the_muter(server):
 @pytest.mark.django_db
 def test_expired_suspensions_lift_on_the_beat_s_schedule():
     assert any(
-        entry["task"] == "games.lift_expired_suspensions" for entry in settings.CELERY_BEAT_SCHEDULE.values()
+        entry["task"] == "moderation.lift_expired_suspensions" for entry in settings.CELERY_BEAT_SCHEDULE.values()
     )
     moderator, player = UserFactory(), UserFactory()
     moderator.groups.add(moderation.moderators_group())
@@ -85,7 +85,7 @@ def test_expired_suspensions_lift_on_the_beat_s_schedule():
     player.refresh_from_db()
     assert not player.is_active
     type(player).objects.filter(pk=player.pk).update(suspended_until=timezone.now() - timedelta(minutes=1))
-    from games.tasks import lift_expired_suspensions
+    from moderation.tasks import lift_expired_suspensions
 
     assert lift_expired_suspensions.apply().get() == 1
     player.refresh_from_db()

@@ -47,7 +47,8 @@ def test_pages_need_login_or_answer(client):
 
 
 def test_the_settings_page_saves_orders_reports_and_mutes(client):
-    from games.models import Mute, Report
+    from games.models import Mute
+    from moderation.models import Report
     from tests.games.helpers import started_game
 
     game, (alice, bob) = started_game()

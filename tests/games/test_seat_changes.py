@@ -13,7 +13,7 @@ from django.utils import timezone
 import rules
 from games import services
 from games.models import Game, Seat
-from games.services import moderation
+from moderation import services as moderation
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
 from tests.games.servers import frames_until, open_socket

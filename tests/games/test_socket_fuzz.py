@@ -12,7 +12,8 @@ import random
 import pytest
 
 from games import services
-from games.models import ChatMessage, Game, Move, Report
+from games.models import ChatMessage, Game, Move
+from moderation.models import Report
 from tests.games.helpers import started_game
 from tests.games.servers import free_port, open_socket, server_env, start_server, stop
 

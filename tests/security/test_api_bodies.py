@@ -109,10 +109,11 @@ def test_a_file_in_a_form_body_is_refused_before_it_is_stored(tmp_path, settings
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
     body, content_type = _multipart_with_a_file(5 * 1024 * 1024)
     anonymous = APIClient(raise_request_exception=False)
+    # The API takes JSON bodies only: a form body is refused at the door (415) before any part is read.
     response = anonymous.generic("POST", "/api/token/", body, content_type=content_type)
-    assert response.status_code == 413 and error_code(response) == "too_large"
+    assert response.status_code == 415 and error_code(response) == "unsupported_media_type"
     response = client_for(UserFactory()).generic("POST", "/api/games/", body, content_type=content_type)
-    assert response.status_code == 413 and error_code(response) == "too_large"
+    assert response.status_code == 415 and error_code(response) == "unsupported_media_type"
     assert not Game.objects.exists()
     assert list(tmp_path.iterdir()) == []  # nothing was written to disk
     # The web forms too: a clear 400, not a stored upload.
@@ -121,8 +122,8 @@ def test_a_file_in_a_form_body_is_refused_before_it_is_stored(tmp_path, settings
     assert list(tmp_path.iterdir()) == []
 
 
-def test_plain_form_fields_in_a_multipart_body_still_work():
-    """Scripts may post forms as multipart (DRF's test client does): fields without files are read as before."""
+def test_a_token_for_a_json_body():
+    """Scripts post JSON (a form body is refused with 415: tests/api/test_contract.py)."""
     user = UserFactory(username="formposter", password="the right one")
     response = APIClient().post("/api/token/", {"username": "formposter", "password": "the right one"})
     assert response.status_code == 200 and response.json()["token"]

@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from catan_site.serve import WS_MAX_BYTES
 from games import services
-from games.models import Report
+from moderation.models import Report
 from tests.games.helpers import started_game
 from tests.games.servers import open_socket
 

@@ -73,11 +73,16 @@ def test_create_join_start_move_leave(alice, bob):
 def test_create_misuse(alice):
     assert client_for().post("/api/games/", {}, format="json").status_code in (401, 403)
     for data, code in (
-        ({"scenario": "atlantis"}, "unknown_scenario"),
+        # What the schema states (an enum, a range, the options' shape) is checked with it: `invalid`.
+        ({"scenario": "atlantis"}, "invalid"),
         ({"seat_count": 9}, "invalid"),
-        ({"options": {"board": "square"}}, "bad_option"),
-        ({"bot_seats": [0]}, "bad_bot_seats"),
+        ({"options": {"board": "square"}}, "invalid"),
+        ({"options": {"colour": "red"}}, "invalid"),
+        ({"bot_seats": [0]}, "invalid"),
         ({"visibility": "secret"}, "invalid"),
+        # What the rules judge from several fields together has its own code.
+        ({"seat_count": 3, "bot_seats": [3]}, "bad_bot_seats"),
+        ({"scenario": "base", "seat_count": 6}, "bad_player_count"),
     ):
         response = create(alice, **data)
         assert response.status_code == 400, data

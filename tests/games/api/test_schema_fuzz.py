@@ -7,7 +7,8 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 
-from games.models import ChatMessage, Game, Move, Report, Seat
+from games.models import ChatMessage, Game, Move, Seat
+from moderation.models import Report
 from tests.factories import UserFactory
 from tests.games.helpers import started_game
 

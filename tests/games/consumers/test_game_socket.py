@@ -162,7 +162,7 @@ async def connect_with_invite(game) -> WebsocketCommunicator:
 
 
 async def test_a_banned_users_socket_is_closed(game_and_users):
-    from games.services import moderation
+    from moderation import services as moderation
     from tests.factories import UserFactory
 
     game, (alice, bob) = game_and_users

@@ -49,12 +49,12 @@ def test_a_move_sends_exactly_one_email_to_exactly_the_next_player(smtp, worker,
     assert "Since your last turn" in text and "built a settlement" in text
     link = re.search(r"http://testserver(/play/\S+/)", text).group(1)
     client = Client()
-    response = client.get(link)
+    response = client.post(link)  # the page's button: opening the link logs no one in (test_login_link_click.py)
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert client.get(f"/api/games/{game.pk}/").json()["your_seat"] == 1
     # The link stays good until it expires, whatever other log-ins happen (another device, another email), and a
     # player already logged in lands on the game.
-    assert Client().get(link)["Location"] == f"/games/{game.pk}/"
+    assert Client().post(link)["Location"] == f"/games/{game.pk}/"
     assert client.get(link)["Location"] == f"/games/{game.pk}/"
     # A password change ends it.
     bob.set_password("a brand new passphrase")
@@ -305,7 +305,7 @@ def test_a_log_in_link_opens_its_game_until_it_expires(smtp, clock, settings, mo
     monkeypatch.setattr(signing.time, "time", lambda: real() - 15 * 86400)
     old = login_url(alice, game.pk).removeprefix("http://testserver")
     monkeypatch.setattr(signing.time, "time", real)
-    assert Client().get(fresh)["Location"] == f"/games/{game.pk}/"
+    assert Client().post(fresh)["Location"] == f"/games/{game.pk}/"
     expired = Client().get(old)
     assert expired.status_code == 302 and expired["Location"].startswith("/accounts/login/")
 

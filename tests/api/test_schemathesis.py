@@ -1,0 +1,101 @@
+"""An outside fuzzer against the site as production runs it: schemathesis reads /api/schema/ and sends thousands of
+valid and invalid requests to `python -m catan_site.serve` (DEBUG off, PostgreSQL, Redis), as a player, as a
+superuser and anonymously, with every check it has (`--checks all`: no 5xx, every status, content type, header
+and body as the schema says, valid requests accepted, invalid ones refused, ...). Any failure fails the test and
+prints schemathesis' report with a curl command to reproduce it.
+
+The schema is the contract: a client generated from it must work. Per-user rate limits are raised (their env
+variables) so that the fuzzer tests the logic behind them rather than the limits. schemathesis.toml (the repo's
+root) names the few operations whose 400s come from rules that judge fields together.
+
+The moderation API (/api/moderation/) is fuzzed too, as a member of the Moderators group (and refused to the
+others: every one of its operations answers 401 or 403 to them, as the schema says).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rest_framework.authtoken.models import Token
+
+from moderation.services import moderators_group
+from tests.factories import UserFactory
+from tests.games.helpers import started_game
+from tests.games.servers import ROOT, free_port, server_env, start_server, stop
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Bounded so that the three runs take about a minute on CI's two cores; the CLI by hand takes -n 40 (docs/API.md).
+EXAMPLES = 3
+SEED = 30
+UNLIMITED = {
+    name: "1000000"
+    for name in (
+        "RATE_LIMIT_MOVES",
+        "RATE_LIMIT_CHAT",
+        "RATE_LIMIT_INVITES",
+        "RATE_LIMIT_REPORTS_PER_HOUR",
+        "RATE_LIMIT_GAMES_PER_HOUR",
+        "MAX_GAMES_PER_USER",
+        "MAX_WAITING_GAMES_PER_USER",
+    )
+}
+
+
+@pytest.fixture
+def api_server(postgres, redis_url):
+    port = free_port()
+    process = start_server(port, {**server_env(redis_url), **UNLIMITED})
+    yield port
+    stop(process)
+
+
+@pytest.fixture
+def credentials() -> dict[str, list[str]]:
+    """Headers per role. The player sits in a game in progress, so the fuzzer reaches a real game and its moves."""
+    _game, (player, _other) = started_game()
+    superuser = UserFactory(is_staff=True, is_superuser=True)
+    moderator = UserFactory()
+    moderator.groups.add(moderators_group())
+    return {
+        "player": ["-H", f"Authorization: Token {Token.objects.create(user=player).key}"],
+        "moderator": ["-H", f"Authorization: Token {Token.objects.create(user=moderator).key}"],
+        "superuser": ["-H", f"Authorization: Token {Token.objects.create(user=superuser).key}"],
+        "anonymous": [],
+    }
+
+
+def schemathesis(port: int, headers: list[str]) -> subprocess.CompletedProcess:
+    st = Path(sys.executable).with_name("st")
+    command = [
+        str(st),
+        "--no-color",
+        "--config-file",
+        str(ROOT / "schemathesis.toml"),
+        "run",
+        f"http://127.0.0.1:{port}/api/schema/?format=json",
+        *headers,
+        "--checks",
+        "all",
+        "-n",
+        str(EXAMPLES),
+        "--seed",
+        str(SEED),
+        "--workers",
+        "2",
+        "--continue-on-failure",
+        "--request-timeout",
+        "10",
+    ]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=240)
+
+
+@pytest.mark.parametrize("role", ["player", "moderator", "superuser", "anonymous"])
+def test_schemathesis_finds_no_failure(api_server, credentials, role):
+    result = schemathesis(api_server, credentials[role])
+    report = result.stdout + result.stderr
+    assert "generated" in report, report[-3000:]  # it ran: a schema it could not load is a failure too
+    assert result.returncode == 0, report[-12000:]
