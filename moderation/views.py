@@ -215,7 +215,11 @@ def _game_action(request, game_id: int) -> None:
         _do(
             request,
             lambda: moderation.chat_set_hidden(
-                moderator=me, message_id=whole_number(post.get("message")), hidden=action == "hide", reason=reason
+                moderator=me,
+                message_id=whole_number(post.get("message")),
+                hidden=action == "hide",
+                reason=reason,
+                game_id=game_id,
             ),
         )
 

@@ -133,7 +133,7 @@ GAME_SEARCH_PARAMETERS = [
     _query("stalled_days", "Only games with no move for this many days.", minimum=1, maximum=36500),
 ]
 POSITION_PARAMETERS = [
-    _query("seq", "The position after this move (default: now).", minimum=0),
+    _query("seq", "The position after this move (default: now; past the game's last move: 404 `bad_seq`).", minimum=0),
     _query("reveal", "`1` to show hands and development cards (needs `reason`; audited)."),
     _query("reason", "Why the hidden information is revealed (recorded in the audit log)."),
 ]

@@ -137,9 +137,10 @@ class GameAction(ModerationView):
             moderation.game_void_rating(moderator=me, game_id=game_id, reason=reason)
         else:
             moderation.chat_set_hidden(
-                moderator=me, message_id=data["message_id"], hidden=action == "hide", reason=reason
+                moderator=me, message_id=data["message_id"], hidden=action == "hide", reason=reason, game_id=game_id
             )
-        return Response({"ok": True, "status": Game.objects.get(pk=game_id).status})
+        status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
+        return Response({"ok": True, "status": status})
 
 
 class GamePosition(ModerationView):

@@ -106,15 +106,19 @@ def seat_offer_back(*, moderator, game_id: int, seat_index: Any, reason: str) ->
         )
 
 
-def chat_set_hidden(*, moderator, message_id: Any, hidden: bool, reason: str) -> ChatMessage:
-    """Hide a chat line from everyone (or show it again): every open page updates at once."""
+def chat_set_hidden(*, moderator, message_id: Any, hidden: bool, reason: str, game_id: Any = None) -> ChatMessage:
+    """Hide a chat line from everyone (or show it again): every open page updates at once. With `game_id`, the
+    line must be one of that game's (a 404 `no_message` otherwise, and nothing changes)."""
     require_moderator(moderator)
     reason = reason_given(reason)
     with transaction.atomic():
         messages = ChatMessage.objects.filter(pk=message_id) if type(message_id) is int else ChatMessage.objects.none()
-        game_id = messages.values_list("game_id", flat=True).first()
         if game_id is not None:
-            recusal.check_game(moderator, game_id)
+            messages = messages.filter(game_id=game_id)
+        found = messages.values_list("game_id", flat=True).first()
+        if found is None:
+            raise GameError("no_message", _("No such message in this game."), status=404)
+        recusal.check_game(moderator, found)
         message = chat.set_hidden(message_id, hidden)
         action = "chat_hidden" if hidden else "chat_shown"
         audit(moderator, action, reason, game=message.game, target_user=message.user, message=message.pk)
@@ -170,8 +174,10 @@ def position(
     if game is None or game.seed is None:
         raise GameError("not_found", _("No such started game."), status=404)
     last = game.seq if seq is None else seq
-    if type(last) is not int or not 0 <= last <= game.seq:
+    if type(last) is not int or last < 0:
         raise GameError("bad_seq", _("No such move."))
+    if last > game.seq:  # a well-formed move number past the game's end: no such position
+        raise GameError("bad_seq", _("No such move."), status=404)
     state, log = interventions.replay(game, last)
     if reveal and reason is not None:
         audit(moderator, "position_viewed", reason, game=game, seq=last)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -41,7 +43,25 @@ def server_env(redis_url: str) -> dict[str, str]:
     }
 
 
+_static_collected: list[bool] = []
+
+
+def collect_static(env: dict[str, str]) -> None:
+    """A server with DEBUG off serves the collected static files through whitenoise's manifest: without them,
+    every page (a 404 included) fails to render. Collected once per test process, one process at a time (the
+    xdist workers share the checkout's staticfiles/ and the run's temporary folder)."""
+    if _static_collected:
+        return
+    with open(Path(tempfile.gettempdir()) / "catan-collectstatic.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        command = [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"]
+        subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=300)
+    _static_collected.append(True)
+
+
 def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
+    if env.get("DEBUG", "").lower() in ("false", "0", "no", "off"):
+        collect_static(env)
     server = subprocess.Popen(
         [sys.executable, "-m", "catan_site.serve", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
         cwd=ROOT,

@@ -774,3 +774,32 @@ def test_the_moderation_pages_name_bots_in_words(moderator, client):
     for url in ("/moderation/games/", f"/moderation/games/{game.pk}/"):
         page = client.get(url).content.decode()
         assert "🤖" not in page and "Medium bot" in page, url
+
+
+def test_hiding_a_line_of_another_game_or_of_no_game_is_a_404_and_changes_nothing(moderator):
+    """Found by schemathesis: "hide" took the message of any game, whatever the game in the path, and answered
+    500 when that game did not exist."""
+    from rest_framework.test import APIClient
+
+    game, (alice, _bob) = started_game()
+    other, _users = started_game()
+    line = ChatMessage.objects.create(game=game, user=alice, text="hello")
+    api = APIClient()
+    api.force_authenticate(moderator)
+    for game_id in (other.pk, 999999):
+        response = api.post(
+            f"/api/moderation/games/{game_id}/actions/",
+            {"action": "hide", "reason": "spam", "message_id": line.pk},
+            format="json",
+        )
+        assert response.status_code == 404 and response.json()["error"]["code"] == "no_message", game_id
+    line.refresh_from_db()
+    assert not line.hidden and not AuditEntry.objects.filter(action="chat_hidden").exists()
+    done = api.post(
+        f"/api/moderation/games/{game.pk}/actions/",
+        {"action": "hide", "reason": "spam", "message_id": line.pk},
+        format="json",
+    )
+    assert done.status_code == 200 and done.json() == {"ok": True, "status": "active"}
+    line.refresh_from_db()
+    assert line.hidden

@@ -5,7 +5,9 @@ the ladder; live and email play are rated apart; a voided game's effect is taken
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.db import transaction
+from django.test import override_settings
 from openskill.models import PlackettLuce
 from rest_framework.test import APIClient
 
@@ -26,6 +28,12 @@ def play_to_end(game: Game, users: list, humans: int, stop=None) -> Game:
     """Seats below `humans` play greedily through the move service (bots play on their own) until the game ends,
     or until `stop(game)` says so."""
     me = GreedyBot(3)
+    # A whole game as fast as the server takes it: far past a person's moves a minute (the rate limit).
+    with override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "moves": 0}):
+        return _play(game, users, humans, stop, me)
+
+
+def _play(game: Game, users: list, humans: int, stop, me: GreedyBot) -> Game:
     for _ in range(4000):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE or (stop is not None and stop(game)):
