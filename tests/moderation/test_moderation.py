@@ -803,3 +803,17 @@ def test_hiding_a_line_of_another_game_or_of_no_game_is_a_404_and_changes_nothin
     assert done.status_code == 200 and done.json() == {"ok": True, "status": "active"}
     line.refresh_from_db()
     assert line.hidden
+
+
+def test_a_position_past_the_last_move_is_a_404_and_a_negative_one_a_400(moderator):
+    """Found by schemathesis: a well-formed move number past the game's end answered 400."""
+    from rest_framework.test import APIClient
+
+    game, _users = started_game()
+    api = APIClient()
+    api.force_authenticate(moderator)
+    past = api.get(f"/api/moderation/games/{game.pk}/position/", {"seq": game.seq + 5})
+    assert past.status_code == 404 and past.json()["error"]["code"] == "bad_seq"
+    negative = api.get(f"/api/moderation/games/{game.pk}/position/", {"seq": "-1"})
+    assert negative.status_code == 400
+    assert api.get(f"/api/moderation/games/{game.pk}/position/", {"seq": game.seq}).status_code == 200
