@@ -61,7 +61,15 @@ def _start(env: dict[str, str], sleep: float) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal gives a command
+        preexec_fn=_as_in_a_terminal,
     )
+
+
+def _as_in_a_terminal() -> None:
+    """A command typed in a terminal takes Ctrl-C. The suite itself may run with SIGINT ignored (started in the
+    background by a non-interactive shell, as CI scripts do), and an ignored signal stays ignored across exec: the
+    wrapper and its command would never see the Ctrl-C this test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _report(wrapper: subprocess.Popen) -> dict:
