@@ -40,7 +40,7 @@ for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&
 for seed in "$@"; do
   for role in ${FUZZ_ROLES:-player moderator superuser anonymous}; do
     header=()
-    if [ "$role" != anonymous ]; then header=(-H "Authorization: Token $(token_for "${NAMES[$role]}")"); fi
+    if [ "$role" != anonymous ]; then header=(-H "Authorization: Token $(token_for "${NAMES[$role]}" | tail -1)"); fi
     out=/tmp/catan-fuzz-$seed-$role.txt
     .venv/bin/st --no-color run "http://127.0.0.1:$port/api/schema/?format=json" "${header[@]}" --checks all \
       -n 40 --seed "$seed" --continue-on-failure --request-timeout 10 >"$out" 2>&1 || true

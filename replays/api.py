@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from catan_site.api_fields import NO_NUL
 from catan_site.api_schema import ErrorSerializer
 from games import access
 
@@ -16,7 +17,12 @@ from .selectors import replay_step
 from .serializers import ReplayStepSerializer, StatisticsSerializer
 from .stats import statistics_for
 
-INVITE = OpenApiParameter("invite", str, required=False, description="A private game's invite token.")
+INVITE = OpenApiParameter(
+    "invite",
+    {"type": "string", "pattern": NO_NUL},  # text with a NUL is refused with 400 `bad_text` before any view
+    required=False,
+    description="A private game's invite token.",
+)
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No such game, or a private one the viewer may not see.")
 
 
