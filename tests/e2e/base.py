@@ -188,6 +188,19 @@ class BrowserCase(ChannelsLiveServerTestCase):
     def my_turn(self, page, timeout: int = 45000) -> None:
         page.wait_for_selector("#prompt[data-mine=yes]", timeout=timeout)
 
+    @staticmethod
+    def discard_as_asked(page) -> None:
+        """The discard dialog after a 7: add cards (the first that can still be added, each time) until it holds
+        as many as owed, then confirm."""
+        page.evaluate(
+            """() => { for (let i = 0; i < 40; i++) {
+                 const plus = document.querySelector('#dialog [data-plus]:not(:disabled)');
+                 if (!plus) break;
+                 plus.click();
+               } }"""
+        )
+        page.click("#dialog-confirm")
+
     def answer_bot_trades_until(self, page, selector: str, timeout: float = 45) -> None:
         """Wait for `selector`, turning down the trades bots offer this player meanwhile: an offer waits for
         every answer, so a bot's turn would otherwise not end (and the prompt says "your move" meanwhile)."""

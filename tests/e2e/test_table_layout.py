@@ -172,14 +172,7 @@ class TableLayoutTests(BrowserCase):
             if page.locator("#btn-reject-trade").count():
                 page.locator("#btn-reject-trade").first.click()
             if page.locator("#dialog[data-kind=discard]").count():
-                page.evaluate(
-                    """() => { for (let i = 0; i < 40; i++) {
-                         const plus = document.querySelector('#dialog [data-plus]:not(:disabled)');
-                         if (!plus) break;
-                         plus.click();
-                       } }"""
-                )
-                page.click("#dialog-confirm")
+                self.discard_as_asked(page)
             page.wait_for_timeout(200)
         raise AssertionError(f"{selector} did not appear within {timeout} s")
 

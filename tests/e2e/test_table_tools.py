@@ -123,14 +123,7 @@ class TableToolsTests(BrowserCase):
             if page.locator("#dialog .victim").count():
                 page.locator("#dialog .victim").first.click()
             if page.locator("#dialog[data-kind=discard]").count():
-                page.evaluate(
-                    """() => { for (let i = 0; i < 40; i++) {
-                         const plus = document.querySelector('#dialog [data-plus]:not(:disabled)');
-                         if (!plus) break;
-                         plus.click();
-                       } }"""
-                )
-                page.click("#dialog-confirm")
+                self.discard_as_asked(page)
             page.wait_for_timeout(200)
 
     def check_pace(self, page, game: Game) -> None:
