@@ -21,6 +21,14 @@ WARN_EVERY = 30.0
 _last_warning = [0.0]
 
 
+def _warn_unavailable(operation: str) -> None:
+    """One warning (with the error) per WARN_EVERY seconds while Redis stays down, not one per request."""
+    now = time.monotonic()
+    if now - _last_warning[0] > WARN_EVERY:
+        _last_warning[0] = now
+        logger.warning("cache unavailable: %s fails open", operation, exc_info=True)
+
+
 def _fail_open(default: Any):
     def wrap(method):
         @functools.wraps(method)
@@ -28,10 +36,7 @@ def _fail_open(default: Any):
             try:
                 return method(self, *args, **kwargs)
             except (redis.RedisError, OSError):
-                now = time.monotonic()
-                if now - _last_warning[0] > WARN_EVERY:
-                    _last_warning[0] = now
-                    logger.warning("cache unavailable: %s fails open", method.__name__, exc_info=True)
+                _warn_unavailable(method.__name__)
                 return default(*args, **kwargs) if callable(default) else default
 
         return guarded
@@ -85,10 +90,7 @@ class FailOpenRedisCache(RedisCache):
             pipe.expire(full, lifetime)
             return int(pipe.execute()[0])
         except (redis.RedisError, OSError):
-            now = time.monotonic()
-            if now - _last_warning[0] > WARN_EVERY:
-                _last_warning[0] = now
-                logger.warning("cache unavailable: count fails open", exc_info=True)
+            _warn_unavailable("count")
             return when_down
 
 
