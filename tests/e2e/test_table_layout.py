@@ -203,8 +203,10 @@ class TableLayoutTests(BrowserCase):
                 page.locator(".legal-spot.hex-spot").first.click()
             if page.locator("#dialog .victim").count():
                 page.locator("#dialog .victim").first.click()
-            if page.locator("#dialog-confirm").count():  # a bot's 7 made this seat discard
-                return
+            if page.locator("#dialog[data-kind=discard]").count():  # a 7 (this seat's or a bot's): discard
+                self.discard_as_asked(page)
+            elif page.locator("#btn-discard:enabled").count():  # owed, the dialog not open yet
+                page.click("#btn-discard")
             page.wait_for_timeout(200)
 
     @staticmethod
