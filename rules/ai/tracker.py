@@ -41,7 +41,7 @@ def _counts(cards: dict[str, int] | None) -> list[int]:
 class CardTracker:
     """Bounds on every seat's hand as `me` can know them (its own hand is read from the view, not tracked)."""
 
-    __slots__ = ("me", "players", "low", "high", "count", "setup", "free_edges", "offer", "refused")
+    __slots__ = ("me", "players", "low", "high", "count", "held", "setup", "free_edges", "offer", "refused")
 
     def __init__(self, me: int, players: int) -> None:
         self.me = me
@@ -49,6 +49,8 @@ class CardTracker:
         self.low = [[0] * 5 for _ in range(players)]
         self.high = [[0] * 5 for _ in range(players)]
         self.count = [0] * players
+        # Cards of each resource in all hands together: every card that leaves or joins the bank is seen by all.
+        self.held = [0] * 5
         self.setup = True  # set-up pieces are free; the first roll ends the set-up
         self.free_edges = [0] * players  # roads or ships still free from a Road Building card this turn
         self.offer: tuple[int, list[int], list[int]] | None = None  # the open offer: (from, give, get)
@@ -110,6 +112,28 @@ class CardTracker:
             handler = _HANDLERS.get(e["type"])
             if handler is not None:
                 handler(self, e, events, i)
+        self._balance()
+
+    def _balance(self) -> None:
+        """Bound each resource in the others' hands by what is in no one's hand but theirs: the cards out of the
+        bank, less mine, less what the other seats surely hold. Done after every move, this keeps what a look at
+        the bank would have shown then (a later steal between two others cannot blur it)."""
+        me, players = self.me, self.players
+        for r in range(5):
+            free = self.held[r] - self.low[me][r]
+            sure = sum(self.low[s][r] for s in range(players) if s != me)
+            for s in range(players):
+                if s != me:
+                    cap = free - (sure - self.low[s][r])
+                    if self.high[s][r] > cap:
+                        self.high[s][r] = max(self.low[s][r], cap)
+        for s in range(players):
+            if s != me:
+                self._tighten(s)
+
+    def _bank(self, r: int, n: int) -> None:
+        """`n` cards of `r` came out of the bank (into a hand), or went back to it when `n` is negative."""
+        self.held[r] += n
 
     def _gain(self, seat: int, r: int, n: int = 1) -> None:
         self.low[seat][r] += n
@@ -125,9 +149,11 @@ class CardTracker:
         self._tighten(seat)
 
     def _pay(self, seat: int, cost: tuple[int, ...] | list[int]) -> None:
+        """`seat` paid `cost` to the bank (a build, a development card)."""
         for r in range(5):
             if cost[r]:
                 self._lose(seat, r, cost[r])
+                self._bank(r, -cost[r])
 
     def _lose_unseen(self, seat: int) -> list[bool]:
         """`seat` lost one card I did not see; returns which resources it could have been."""
@@ -174,6 +200,7 @@ def _starting(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
     for r, n in enumerate(_counts(e["resources"])):
         if n:
             t._gain(e["seat"], r, n)
+            t._bank(r, n)
 
 
 def _produced(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
@@ -181,17 +208,20 @@ def _produced(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
         seat = int(key)
         for name, n in cards.items():
             t._gain(seat, RESOURCE_INDEX[name], n)
+            t._bank(RESOURCE_INDEX[name], n)
 
 
 def _cards_gained(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
     for r, n in enumerate(_counts(e["cards"])):
         if n:
             t._gain(e["seat"], r, n)
+            t._bank(r, n)
 
 
 def _revealed(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
     if "resource" in e:
         t._gain(e["seat"], RESOURCE_INDEX[e["resource"]])
+        t._bank(RESOURCE_INDEX[e["resource"]], 1)
 
 
 def _rolled(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
@@ -228,6 +258,7 @@ def _road_building(t: CardTracker, e: Event, events: list[Event], i: int) -> Non
 def _year_of_plenty(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
     for name in e["resources"]:
         t._gain(e["seat"], RESOURCE_INDEX[name])
+        t._bank(RESOURCE_INDEX[name], 1)
 
 
 def _monopoly(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
@@ -248,6 +279,8 @@ def _monopoly(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
 def _traded_bank(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
     t._lose(e["seat"], RESOURCE_INDEX[e["give"]], e["count"])
     t._gain(e["seat"], RESOURCE_INDEX[e["get"]])
+    t._bank(RESOURCE_INDEX[e["give"]], -e["count"])
+    t._bank(RESOURCE_INDEX[e["get"]], 1)
 
 
 def _traded(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
@@ -283,6 +316,7 @@ def _discarded(t: CardTracker, e: Event, events: list[Event], i: int) -> None:
     for r, n in enumerate(_counts(e["cards"])):
         if n:
             t._lose(e["seat"], r, n)
+            t._bank(r, -n)
 
 
 def _offered(t: CardTracker, e: Event, events: list[Event], i: int) -> None:

@@ -60,6 +60,7 @@ export function renderBoard(svg, view, options = {}) {
   const unitPx = Math.min(shown.width / unitsWide, shown.height / unitsHigh);
   ctx.spotScale = unitPx > 0 ? Math.min(4, Math.max(1, MIN_SPOT_PX / (6 * unitPx))) : 1;
   ctx.unitPx = unitPx;
+  svg.dataset.unitPx = unitPx.toFixed(4);
   svg.dataset.spotScale = ctx.spotScale.toFixed(2);
   drawDefs(svg, prefix);
 

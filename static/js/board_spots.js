@@ -16,7 +16,11 @@ export // Every legal spot is a target at least 44 px across on screen (MIN_TAP_
 // over each other's centres (corners 40 units apart, edge middles 35).
 const MIN_TAP_PX = 44;
 
-// In board units, capped below the distance between neighbouring spots (a wide map on a phone asks for zooming).
+// Screen pixels a board unit must be for every spot to reach MIN_TAP_PX: the edges' cap below is the tightest.
+export const TAP_UNITS_PX = MIN_TAP_PX / 2 / 32;
+
+// In board units, capped below the distance between neighbouring spots (a wide map on a phone asks for zooming,
+// which zoom.js does by itself while the person has a spot to choose).
 function tapRadius(ctx, cap) {
   return Math.min(cap, ctx.unitPx > 0 ? MIN_TAP_PX / 2 / ctx.unitPx : 16);
 }

@@ -95,8 +95,9 @@ export function openBundle(kind) {
   const update = () => {
     const n = total(counts);
     list.refresh();
+    // Once the cards owed are chosen, no + adds another (one more would only grey the confirm button).
     RESOURCES.forEach((r) => {
-      if (n >= owed && counts[r] === 0) list.querySelector(`[data-plus=${r}]`).disabled = true;
+      if (n >= owed) list.querySelector(`[data-plus=${r}]`).disabled = true;
     });
     summary.textContent = t("chosen_of", { n, owed });
     confirm.disabled = n !== owed;

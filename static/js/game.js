@@ -22,6 +22,7 @@ import { showCaption } from "./notices.js";
 import { renderBank, renderCosts, renderDice, renderHand, renderHandStrip, renderPlayers, renderPrompt } from "./panels.js";
 import { setUpSounds, soundsFor } from "./sounds.js";
 import { $, app, HEARTBEAT_MS, hooks, root } from "./state.js";
+import { fitSpots, setZoom } from "./zoom.js";
 import { measureTop, openDrawer, setUpTable, showPace } from "./table.js";
 import { renderTrade } from "./trade.js";
 
@@ -158,27 +159,12 @@ function render() {
   renderBank();
   renderGameOver();
   syncDialogs();
+  fitSpots();
+  // The window size this render was made for: a layout check (or a person's rotated phone) knows it is current.
+  root.dataset.renderedFor = `${window.innerWidth}x${window.innerHeight}`;
 }
 
 // ---- start --------------------------------------------------------------------------------------------------
-
-// Phones: the board fits the screen's width; zooming enlarges it inside its frame, centred on what was in view.
-const ZOOMS = [1, 1.5, 2, 3];
-
-function setZoom(step) {
-  const index = Math.min(ZOOMS.length - 1, Math.max(0, ZOOMS.indexOf(app.zoom) + step));
-  const wrap = $("board-wrap");
-  const middleX = (wrap.scrollLeft + wrap.clientWidth / 2) / wrap.scrollWidth;
-  const middleY = (wrap.scrollTop + wrap.clientHeight / 2) / wrap.scrollHeight;
-  app.zoom = ZOOMS[index];
-  $("board").style.setProperty("--zoom", String(app.zoom));
-  wrap.scrollLeft = middleX * wrap.scrollWidth - wrap.clientWidth / 2;
-  wrap.scrollTop = middleY * wrap.scrollHeight - wrap.clientHeight / 2;
-  $("zoom-in").disabled = index === ZOOMS.length - 1;
-  $("zoom-out").disabled = index === 0;
-  root.dataset.zoom = String(app.zoom);
-  render();  // legal spots keep their minimum size on screen at the new scale (board.js)
-}
 
 function start() {
   Object.assign(hooks, { handle, render, closeDialog, opened: loadChat });
@@ -203,6 +189,15 @@ function start() {
       render();  // the board's size on screen sets its legal spots' size, and the bar what fits in it
     }, 150);
   });
+  // The bar's own width can change without a window resize (the grid settling after a rotation, a scroll bar
+  // appearing): what fits in it is measured again whenever it does.
+  let barWidth = 0;
+  new ResizeObserver(() => {
+    const width = $("actions").clientWidth;
+    if (width === barWidth) return;
+    barWidth = width;
+    if (app.view) requestAnimationFrame(renderActions);
+  }).observe($("actions"));
   document.addEventListener("click", (event) => {
     if (app.moreOpen && !event.target.closest("#actions-more-menu, #btn-more")) toggleMore(false);
   });

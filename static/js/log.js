@@ -193,6 +193,8 @@ export function describe(e) {
     case "trade_reply":
       // Counter terms are stored from the offering player's side: the one who counters gives `get`.
       if (e.reply === "counter") return line("ev_trade_counter", { give: cardsNodes(e.get), get: cardsNodes(e.give) });
+      // The offering player turns down a counter-offer (`partner` made it).
+      if (e.partner !== undefined) return line("ev_counter_declined", { partner: seatName(e.partner) });
       return line(`ev_trade_${e.reply}`);
     case "traded":
       return line("ev_traded", { partner: seatName(e.partner), give: cardsNodes(e.give), get: cardsNodes(e.get) });

@@ -42,6 +42,8 @@ export const app = {
   autoOpened: new Set(),
   playing: false,
   zoom: 1,
+  zoomBefore: null, // the person's zoom before the board zoomed in by itself for a choice of spots (zoom.js)
+  zoomByHand: false, // the person zoomed during this choice: the board leaves the zoom to them
   build: null,
   deadline: null,
   turnSeconds: null,

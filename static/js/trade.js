@@ -34,6 +34,12 @@ export function renderTrade() {
         line.append(button(t("confirm_with", { who: seatName(seat) }), () => submit(confirm),
           { id: `btn-confirm-trade-${seat}`, class: "button small primary" }));
       }
+      // A counter-offer is answered: trade on its terms (above), or turn it down (the offer stays open to others).
+      const decline = app.legal.find((a) => a.type === "reject_counter" && a.seat === seat);
+      if (decline && !app.awaiting) {
+        line.append(button(t("decline_counter"), () => submit(decline),
+          { id: `btn-reject-counter-${seat}`, class: "button small secondary" }));
+      }
       replies.append(line);
     }
     panel.append(replies);

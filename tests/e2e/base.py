@@ -36,6 +36,7 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 
+
 @override_settings(
     EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
     EMAIL_FILE_PATH=MAIL_DIR,

@@ -106,9 +106,9 @@ class PacedBotsTests(BrowserCase):
                     page.locator("#btn-reject-trade").click()
                 page.wait_for_timeout(100)
         answered = Move.objects.filter(game=game, seq__gt=offered, seat=seat).order_by("seq").first().seq
-        assert Move.objects.filter(game=game, seq__gt=answered, action__type__endswith="_trade").exclude(
-            seat=bot
-        ).exists(), "the person answered after every bot: nothing was tested"
+        assert (
+            Move.objects.filter(game=game, seq__gt=answered, action__type__endswith="_trade").exclude(seat=bot).exists()
+        ), "the person answered after every bot: nothing was tested"
         moves = list(Move.objects.filter(game=game, seq__gt=offered).exclude(seat=seat).order_by("seq"))
         assert len(moves) >= 3, moves
         gaps = [(b.created_at - a.created_at).total_seconds() for a, b in zip(moves, moves[1:], strict=False)]

@@ -277,8 +277,9 @@ class TableTests(BrowserCase):
         """Bots play the stored game to its end; the last move is a Monopoly that took grain from two seats."""
         game = self.finish_stored_game(seed=BIG_SEED)
         event = {"type": "played_monopoly", "seat": 1, "resource": "grain", "taken": {"0": 2, "2": 1}}
-        Move.objects.create(game=game, seq=game.seq, seat=1, action={"type": "play_monopoly", "resource": "grain"},
-                            events=[event])
+        Move.objects.create(
+            game=game, seq=game.seq, seat=1, action={"type": "play_monopoly", "resource": "grain"}, events=[event]
+        )
 
     def check_end(self, page) -> None:
         seed = page.inner_text("#seed")
@@ -364,6 +365,7 @@ class TableTests(BrowserCase):
     def test_a_live_turn_clock_runs_out_and_the_policy_plays(self):
         page = self.new_page(*VIEWPORTS[0])
         with self.reporting(page):
+
             def four_seconds_and_the_person_starts() -> None:
                 # A minute is the form's shortest turn; the test's game runs on 4 seconds. The person (seat 0)
                 # starts, so the timed-out move is the game's first: its log line follows "… starts the game".

@@ -28,7 +28,9 @@ class TableDetailsTests(BrowserCase):
         page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.live_server_url)
         with self.reporting(page):
             self.start_game_against_bots(
-                page, "alice", bots=2,
+                page,
+                "alice",
+                bots=2,
                 choices={"scenario": "four_islands", "seat_count": "3", "visibility": "private"},
                 before_start=lambda: self.check_copy_invite(page),
             )
@@ -92,8 +94,9 @@ class TableDetailsTests(BrowserCase):
         game.seq += 1
         game.save()
         event = {"type": "played_monopoly", "seat": 1, "resource": "grain", "taken": {str(me.index): 2, "2": 1}}
-        Move.objects.create(game=game, seq=game.seq, seat=1, action={"type": "play_monopoly", "resource": "grain"},
-                            events=[event])
+        Move.objects.create(
+            game=game, seq=game.seq, seat=1, action={"type": "play_monopoly", "resource": "grain"}, events=[event]
+        )
         page.context.add_cookies([{"name": "django_language", "value": "fr", "url": self.live_server_url}])
         page.reload()
         page.wait_for_selector("html[lang=fr] #board polygon")

@@ -1,0 +1,248 @@
+"""The table's layout measured with the browser's geometry (issue 27), shared by the layout tests: what is wrong
+on screen at a given size (the prompt, the hand and every action button in view and apart, nothing over the board
+or a legal spot, 44 px targets on a phone), and the steps of a person's turn that the tests take."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+import rules
+from games.models import Game, Seat
+from tests.e2e.base import ARTIFACTS
+
+LAPTOPS = [(1280, 720), (1366, 768), (1920, 1080)]
+PHONE = (390, 844)
+
+# Everything wrong with the table as it is on screen now, as readable notes (an empty list when all is well).
+PROBLEMS = """({hand, phone, target}) => {
+  const problems = [];
+  const shown = (e) => e && !e.hidden && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
+    && getComputedStyle(e).display !== 'none';
+  const box = (e) => e.getBoundingClientRect();
+  const where = (r) => `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`;
+  const inView = (r) => r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+  const meet = (p, q) => !(p.bottom <= q.top + 1 || q.bottom <= p.top + 1 || p.right <= q.left + 1
+    || q.right <= p.left + 1);
+  const label = (e) => e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}.${String(e.className.baseVal ?? e.className)}`;
+  for (const selector of ['#prompt', hand, '#actions']) {
+    const e = document.querySelector(selector);
+    if (!shown(e)) problems.push(`${selector} is not shown`);
+    else if (!inView(box(e))) problems.push(`${selector} is out of view at ${where(box(e))}`);
+  }
+  const board = box(document.getElementById('board-wrap'));
+  for (const selector of ['#actions', '#caption', '#zoom', '#hand-strip', '#trade-panel', '#panel-tabs',
+                          '#clock-badge']) {
+    const e = document.querySelector(selector);
+    if (shown(e) && meet(box(e), board)) problems.push(`${selector} covers the board (${where(box(e))})`);
+  }
+  const bar = document.getElementById('actions');
+  if (bar.scrollWidth > bar.clientWidth + 1) problems.push('the action bar scrolls sideways');
+  const buttons = [...bar.querySelectorAll(':scope > .button')].filter(shown);
+  buttons.forEach((b, i) => {
+    if (!inView(box(b))) problems.push(`${label(b)} is out of view at ${where(box(b))}`);
+    if (b.scrollWidth > b.clientWidth + 1) problems.push(`${label(b)}'s label is cut`);
+    for (const c of buttons.slice(i + 1)) if (meet(box(b), box(c))) problems.push(`${label(b)} overlaps ${label(c)}`);
+  });
+  const wrap = document.getElementById('board-wrap');
+  const frame = box(wrap);
+  const inFrame = (x, y) => x >= frame.left && x <= frame.right && y >= frame.top && y <= frame.bottom;
+  for (const spot of document.querySelectorAll('#board .legal-spot, #board .legal-source')) {
+    const mark = box(spot.querySelector('.mark'));
+    const x = (mark.left + mark.right) / 2, y = (mark.top + mark.bottom) / 2;
+    const name = spot.dataset.action || spot.dataset.from || spot.getAttribute('class');
+    // A zoomed board scrolls inside its frame: a spot outside the frame's view must be within its scroll reach.
+    if (!inFrame(x, y)) {
+      const left = x - frame.left + wrap.scrollLeft, top = y - frame.top + wrap.scrollTop;
+      if (wrap.scrollWidth <= wrap.clientWidth + 1 && wrap.scrollHeight <= wrap.clientHeight + 1
+          || left < 0 || top < 0 || left > wrap.scrollWidth || top > wrap.scrollHeight) {
+        problems.push(`${name} at ${Math.round(x)},${Math.round(y)} is outside the board's frame`);
+      }
+      continue;
+    }
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || hit.closest('.legal-spot, .legal-source') !== spot) {
+      const by = hit ? label(hit) : 'nothing (off screen)';
+      problems.push(`${name} at ${Math.round(x)},${Math.round(y)} is covered by ${by}`);
+    }
+    if (phone) {
+      const hits = [...spot.querySelectorAll('.hit')].map(box);
+      const width = Math.max(...hits.map((r) => r.right)) - Math.min(...hits.map((r) => r.left));
+      const height = Math.max(...hits.map((r) => r.bottom)) - Math.min(...hits.map((r) => r.top));
+      const size = `${Math.round(width)}x${Math.round(height)}`;
+      if (width < target - 0.5 || height < target - 0.5) problems.push(`${name}'s target is ${size} px`);
+    }
+  }
+  if (phone) {
+    const zoom = document.getElementById('zoom');
+    for (const harbour of document.querySelectorAll('#board .harbour')) {
+      if (shown(zoom) && meet(box(zoom), box(harbour))) problems.push(`the zoom buttons cover a harbour`);
+    }
+  }
+  return problems;
+}"""
+
+# The legal actions the bar or its "more" menu must offer, by their buttons' ids.
+MENU = """() => {
+  const inBar = [...document.querySelectorAll('#actions > .button')].map((b) => b.id);
+  const inMenu = [...document.querySelectorAll('#actions-more-menu .button')].map((b) => b.id);
+  return {inBar, inMenu};
+}"""
+
+
+class LayoutSteps:
+    """Checks and turn steps for a BrowserCase that plays at the table."""
+
+    # The smallest tap target around a legal spot on a phone: 44 px, on every map (a wide Seafarers map fitted to a
+    # phone's width zooms in by itself while the person has a spot to choose: static/js/zoom.js).
+    target = 44
+
+    def check(self, page, step: str, sizes: list[tuple[int, int]], phone: bool = False) -> None:
+        for width, height in sizes:
+            # Up to 860 px wide the table is the phone's: the hand is a strip, and every spot a 44 px target.
+            small = phone or width <= 860
+            hand = "#hand-strip" if small else "#hand"
+            page.set_viewport_size({"width": width, "height": height})
+            # The page renders again 150 ms after a resize, later on a loaded machine: wait for that render.
+            page.wait_for_function(
+                "(size) => document.getElementById('game-root').dataset.renderedFor === size", arg=f"{width}x{height}"
+            )
+            page.wait_for_timeout(100)
+            page.evaluate("window.scrollTo(0, 0)")
+            problems = page.evaluate(PROBLEMS, {"hand": hand, "phone": small, "target": self.target})
+            if problems:
+                page.screenshot(path=str(ARTIFACTS / f"layout-{step.replace(' ', '-')}-{width}x{height}.png"))
+            assert not problems, f"{step} at {width}x{height}: {problems}"
+
+    def forge(self, mutate) -> None:
+        game = Game.objects.order_by("-pk").first()
+        state = rules.load(game.state)
+        mutate(state)
+        game.state = rules.dump(state)
+        game.save(update_fields=["state"])
+
+    @staticmethod
+    def rich_hand(state: rules.State, seat: int) -> None:
+        """Two of each resource and one of each playable development card, taken from the bank and the deck."""
+        for r in range(5):
+            add = max(0, 2 - state.hands[seat][r])
+            state.hands[seat][r] += add
+            state.bank[r] -= add
+        for card in range(4):
+            if card in state.deck:
+                state.deck.remove(card)
+                state.development[seat][card] += 1
+
+    def my_seat(self) -> int:
+        game = Game.objects.order_by("-pk").first()
+        return Seat.objects.get(game=game, user__isnull=False).index
+
+    def play_turns(self, page, sizes, phone: bool, turns: int, crowd: bool = True) -> None:
+        """Set-up (when it is still on), then `turns` turns: each decision checked at every size. With `crowd`, the
+        first turn is forged to show the most buttons."""
+        for _ in range(2):
+            self.wait_answering(page, ".legal-spot[data-action*='build_settlement'], #btn-roll:enabled")
+            if not page.locator(".legal-spot[data-action*='build_settlement']").count():
+                break
+            self.check(page, "setup settlement", sizes, phone)
+            self.click_spot(page, "build_settlement")
+            page.wait_for_selector(".legal-spot.edge-spot", timeout=10000)
+            self.check(page, "setup road", sizes, phone)
+            page.locator(".legal-spot.edge-spot").first.click()
+            if page.locator("#choose-road").count():
+                page.click("#choose-road")
+        for turn in range(turns):
+            self.wait_answering(page, "#btn-roll:enabled")
+            seat = self.my_seat()
+            if turn == 0 and crowd:
+                # The most buttons a turn shows: every development card to play, and a discard after a 7.
+                self.forge(lambda state, seat=seat: self.rich_hand(state, seat))
+                page.reload()
+                page.wait_for_selector("#btn-roll:enabled", timeout=10000)
+            self.check(page, "roll", sizes, phone)
+            self.click_action(page, "btn-roll")
+            page.wait_for_selector("#btn-roll:disabled", state="attached", timeout=10000)
+            if turn == 0 and crowd:
+                self.check_discard(page, sizes, phone, seat)
+            self.finish_robber(page)
+            page.wait_for_selector("#btn-end-turn:enabled", timeout=20000)
+            self.check(page, "main", sizes, phone)
+            if page.evaluate("document.getElementById('btn-build-road').disabled === false"):
+                self.click_action(page, "btn-build-road")
+                if page.locator(".legal-spot[data-action*='build_road']").count():
+                    self.check(page, "road spots", sizes, phone)
+                    self.click_spot(page, "build_road")
+                    page.wait_for_selector("#btn-end-turn:enabled", timeout=10000)
+            self.click_action(page, "btn-end-turn")
+            page.wait_for_selector("#btn-end-turn:disabled", state="attached", timeout=10000)
+
+    def wait_answering(self, page, selector: str, timeout: float = 90) -> None:
+        """Wait for `selector`, turning down the bots' offers and discarding after their 7s meanwhile."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if page.locator(selector).count():
+                return
+            if page.locator("#btn-reject-trade").count():
+                page.locator("#btn-reject-trade").first.click()
+            if page.locator("#dialog[data-kind=discard]").count():
+                self.discard_as_asked(page)
+            page.wait_for_timeout(200)
+        raise AssertionError(f"{selector} did not appear within {timeout} s")
+
+    def check_discard(self, page, sizes, phone: bool, seat: int) -> None:
+        """A 7 forged after the roll: this seat owes 4 cards, and the bar grows a "Discard 4" button."""
+
+        def seven(state: rules.State) -> None:
+            state.return_phase, state.phase = "main", "discard"
+            state.dice = [3, 4]
+            state.discards_owed = [0] * state.players
+            state.discards_owed[seat] = 4
+
+        self.forge(seven)
+        page.reload()
+        page.wait_for_selector("#btn-discard", state="attached", timeout=10000)
+        page.click("#dialog-cancel")
+        self.check(page, "discard", sizes, phone)
+        self.click_action(page, "btn-discard")
+        for resource in ["lumber", "brick", "wool", "grain"]:
+            page.click(f"#discard-{resource} [data-plus]")
+        # Four of four chosen: no + adds a fifth card (each resource held twice, so each + was still open).
+        assert page.locator("#dialog [data-plus]:not(:disabled)").count() == 0
+        page.click("#dialog-confirm")
+
+    def finish_robber(self, page) -> None:
+        for _ in range(50):
+            if page.locator("#btn-end-turn:enabled").count():
+                return
+            if page.locator(".legal-spot.hex-spot").count():
+                page.locator(".legal-spot.hex-spot").first.click()
+            if page.locator("#dialog .victim").count():
+                page.locator("#dialog .victim").first.click()
+            if page.locator("#dialog[data-kind=discard]").count():  # a 7 (this seat's or a bot's): discard
+                self.discard_as_asked(page)
+            elif page.locator("#btn-discard:enabled").count():  # owed, the dialog not open yet
+                try:  # in the bar or its "more" menu; a bot's move may render the bar again meanwhile: try again
+                    self.click_action(page, "btn-discard", timeout=3000)
+                except PlaywrightTimeoutError:
+                    pass
+            page.wait_for_timeout(200)
+
+    @staticmethod
+    def in_menu(page, button: str) -> bool:
+        return button in page.evaluate(MENU)["inMenu"]
+
+    def click_action(self, page, button: str, timeout: float = 30000) -> None:
+        """Click an action where it is: in the bar, or in its "more" menu (opened first)."""
+        if self.in_menu(page, button):
+            page.click("#btn-more")
+            page.wait_for_selector("#actions-more-menu:not([hidden])")
+            problems = page.evaluate(
+                """() => [...document.querySelectorAll('#actions-more-menu .button')].flatMap((b) => {
+                     const r = b.getBoundingClientRect();
+                     return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth ? []
+                       : [`${b.id} out of view`];
+                   })"""
+            )
+            assert not problems, problems
+        page.click(f"#{button}", timeout=timeout)

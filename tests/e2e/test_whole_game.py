@@ -1,0 +1,131 @@
+"""A whole base game in the browser (issue 27, "Done when"): a person plays against three medium bots from the
+set-up to the end panel, in English and then in French, and at every decision the table is checked at 1280x720,
+1366x768 and 390x844 (the prompt, the hand and every action button in view and apart, nothing over the board or
+a legal spot, 44 px targets on the phone). The person plays as a plain greedy player would: a city, else a
+settlement, else one road a turn, else a development card; it turns down the bots' offers and discards after a 7.
+Each click is made at the size the last check left (they take turns), so the person plays on the phone's layout
+as much as on the laptops'. Touch itself (taps, the phone's defaults) is the phone test's (test_table_layout)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.models import Game
+from tests.e2e.base import ARTIFACTS, BrowserCase
+from tests.e2e.layout import LayoutSteps
+
+pytestmark = pytest.mark.e2e
+
+SIZES = [(1280, 720), (1366, 768), (390, 844)]
+OVER = "#game-over:not([hidden])"
+# What the person builds when it can, best first; a road only once a turn (roads alone do not win).
+BUILDS = ["btn-build-city", "btn-build-settlement", "btn-build-road", "btn-buy-dev"]
+SPOTS = {"btn-build-city": "build_city", "btn-build-settlement": "build_settlement", "btn-build-road": "build_road"}
+
+
+class WholeGameTests(LayoutSteps, BrowserCase):
+    decisions = 0
+
+    def check_here(self, page, step: str) -> None:
+        """The table at every size, ending at the next size in turn (where the person's next click is made)."""
+        self.decisions += 1
+        shift = self.decisions % len(SIZES)
+        self.check(page, step, SIZES[shift + 1 :] + SIZES[: shift + 1])
+
+    def over(self, page) -> bool:
+        return bool(page.locator(OVER).count())
+
+    def enabled(self, page, button: str) -> bool:
+        return bool(
+            page.evaluate("(id) => { const b = document.getElementById(id); return !!b && !b.disabled; }", button)
+        )
+
+    def build_what_it_can(self, page) -> None:
+        done: set[str] = set()  # a road once a turn; a build with no spot on the board not tried again
+        for _ in range(8):
+            if self.over(page):
+                return
+            choice = next((b for b in BUILDS if b not in done and self.enabled(page, b)), None)
+            if choice is None:
+                return
+            self.click_action(page, choice)
+            if choice == "btn-buy-dev":
+                self.wait_settled(page)
+                continue
+            spots = f".legal-spot[data-action*='{SPOTS[choice]}']"
+            if not page.locator(spots).count():  # pressed, but no spot to build on: press again to let go
+                self.click_action(page, choice)
+                done.add(choice)
+                continue
+            self.check_here(page, f"{SPOTS[choice]} spots")
+            self.click_spot(page, SPOTS[choice])
+            if choice == "btn-build-road":
+                done.add(choice)
+            self.wait_settled(page)
+
+    def wait_settled(self, page) -> None:
+        """The move is answered: the end-turn button is usable again (or the game is over)."""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if self.over(page) or page.locator("#btn-end-turn:enabled").count():
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError("the move was not answered within 15 s")
+
+    def play_a_turn(self, page) -> None:
+        self.check_here(page, "roll")
+        self.click_action(page, "btn-roll")
+        page.wait_for_selector(f"#btn-roll:disabled, {OVER}", state="attached", timeout=10000)
+        self.finish_robber(page)
+        if self.over(page):
+            return
+        page.wait_for_selector("#btn-end-turn:enabled", timeout=20000)
+        self.check_here(page, "main")
+        self.build_what_it_can(page)
+        if self.over(page):
+            return
+        self.check_here(page, "end of turn")
+        self.click_action(page, "btn-end-turn")
+        # The bots play on at once: the game may be over before the bar shows the turn ended.
+        page.wait_for_selector(f"#btn-end-turn:disabled, {OVER}", state="attached", timeout=10000)
+
+    def test_a_whole_base_game_at_three_sizes_in_english_then_french(self):
+        page = self.new_page(*SIZES[0])
+        with self.reporting(page):
+            self.start_game_against_bots(page, "wholegame")
+            for _ in range(2):  # set-up: a settlement and a road, twice
+                self.wait_answering(page, ".legal-spot[data-action*='build_settlement']")
+                self.check_here(page, "setup settlement")
+                self.click_spot(page, "build_settlement")
+                page.wait_for_selector(".legal-spot.edge-spot", timeout=10000)
+                self.check_here(page, "setup road")
+                page.locator(".legal-spot.edge-spot").first.click()
+            turns, french = 0, False
+            while turns < 80:
+                self.wait_answering(page, f"#btn-roll:enabled, {OVER}", timeout=120)
+                if self.over(page):
+                    break
+                turns += 1
+                if turns == 9 and not french:  # half-way through a typical game: on in French
+                    french = True
+                    page.context.add_cookies([{"name": "django_language", "value": "fr", "url": self.live_server_url}])
+                    page.reload()
+                    page.wait_for_selector("html[lang=fr] #btn-roll:enabled")
+                self.play_a_turn(page)
+            else:
+                raise AssertionError("no one had won after the person's 80th turn")
+            game = Game.objects.order_by("-pk").first()
+            assert game.status == Game.Status.FINISHED, game.status
+            assert french, "the game ended before the French half"
+            page.wait_for_selector("#final-scores tbody tr")
+            for width, height in SIZES:
+                page.set_viewport_size({"width": width, "height": height})
+                page.evaluate("window.scrollTo(0, 0)")
+                page.wait_for_timeout(200)
+                box = page.locator("#btn-rematch").bounding_box()
+                assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, f"Rematch at {box}"
+            page.screenshot(path=str(ARTIFACTS / "whole-game-end.png"))
+            assert self.decisions > 40, self.decisions
+            assert not page.errors, page.errors
