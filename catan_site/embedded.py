@@ -16,6 +16,7 @@ settings: it runs before them.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import importlib.util
 import os
 import pwd
@@ -24,6 +25,7 @@ import signal
 import socket
 import stat
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -229,14 +231,17 @@ def _as_user(user: str | None) -> dict:
 def _postgres_system_user() -> str | None:
     if os.geteuid() != 0:
         return None
-    try:
-        pwd.getpwnam(PG_SYSTEM_USER)
-    except KeyError:
-        subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_SYSTEM_USER],
-            check=True,
-            capture_output=True,
-        )
+    # Two first runs at once on a new machine (make test and make run) would both add the user: one at a time.
+    with open(Path(tempfile.gettempdir()) / "catan-pg-useradd.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            pwd.getpwnam(PG_SYSTEM_USER)
+        except KeyError:
+            subprocess.run(
+                ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_SYSTEM_USER],
+                check=True,
+                capture_output=True,
+            )
     return PG_SYSTEM_USER
 
 
