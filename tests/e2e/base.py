@@ -17,6 +17,7 @@ from pathlib import Path
 from channels.testing import ChannelsLiveServerTestCase
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.test import override_settings
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import rules
 from games.models import Game
@@ -35,6 +36,14 @@ LAUNCH_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+# The legal actions the bar or its "more" menu must offer, by their buttons' ids.
+MENU = """() => {
+  const inBar = [...document.querySelectorAll('#actions > .button')].map((b) => b.id);
+  const inMenu = [...document.querySelectorAll('#actions-more-menu .button')].map((b) => b.id);
+  return {inBar, inMenu};
+}"""
 
 
 @override_settings(
@@ -203,8 +212,9 @@ class BrowserCase(ChannelsLiveServerTestCase):
         page.click("#dialog-confirm")
 
     def answer_bot_trades_until(self, page, selector: str, timeout: float = 45) -> None:
-        """Wait for `selector`, turning down the trades bots offer this player meanwhile: an offer waits for
-        every answer, so a bot's turn would otherwise not end (and the prompt says "your move" meanwhile)."""
+        """Wait for `selector`, turning down the trades bots offer this player and discarding after their 7s
+        meanwhile: an offer waits for every answer, so a bot's turn would otherwise not end (and the prompt says
+        "your move" meanwhile)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if page.locator(selector).count():
@@ -212,8 +222,48 @@ class BrowserCase(ChannelsLiveServerTestCase):
             reject = page.locator("#btn-reject-trade")
             if reject.count():
                 reject.first.click()
+            if page.locator("#dialog[data-kind=discard]").count():
+                self.discard_as_asked(page)
             page.wait_for_timeout(200)
         raise AssertionError(f"{selector} did not appear within {timeout} s")
+
+    def finish_robber(self, page) -> None:
+        """After this seat's roll: move the robber, pick a victim, discard when a 7 asks it, until End turn is usable
+        (or ten seconds have gone by)."""
+        for _ in range(50):
+            if page.locator("#btn-end-turn:enabled").count():
+                return
+            if page.locator(".legal-spot.hex-spot").count():
+                page.locator(".legal-spot.hex-spot").first.click()
+            if page.locator("#dialog .victim").count():
+                page.locator("#dialog .victim").first.click()
+            if page.locator("#dialog[data-kind=discard]").count():  # a 7 (this seat's or a bot's): discard
+                self.discard_as_asked(page)
+            elif page.locator("#btn-discard:enabled").count():  # owed, the dialog not open yet
+                try:  # in the bar or its "more" menu; a bot's move may render the bar again meanwhile: try again
+                    self.click_action(page, "btn-discard", timeout=3000)
+                except PlaywrightTimeoutError:
+                    pass
+            page.wait_for_timeout(200)
+
+    @staticmethod
+    def in_menu(page, button: str) -> bool:
+        return button in page.evaluate(MENU)["inMenu"]
+
+    def click_action(self, page, button: str, timeout: float = 30000) -> None:
+        """Click an action where it is: in the bar, or in its "more" menu (opened first)."""
+        if self.in_menu(page, button):
+            page.click("#btn-more")
+            page.wait_for_selector("#actions-more-menu:not([hidden])")
+            problems = page.evaluate(
+                """() => [...document.querySelectorAll('#actions-more-menu .button')].flatMap((b) => {
+                     const r = b.getBoundingClientRect();
+                     return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth ? []
+                       : [`${b.id} out of view`];
+                   })"""
+            )
+            assert not problems, problems
+        page.click(f"#{button}", timeout=timeout)
 
     def click_spot(self, page, kind: str) -> None:
         spot = page.locator(f".legal-spot[data-action*='\"{kind}\"']").first

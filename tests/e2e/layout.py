@@ -4,10 +4,6 @@ or a legal spot, 44 px targets on a phone), and the steps of a person's turn tha
 
 from __future__ import annotations
 
-import time
-
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-
 import rules
 from games.models import Game, Seat
 from tests.e2e.base import ARTIFACTS
@@ -83,13 +79,6 @@ PROBLEMS = """({hand, phone, target}) => {
   return problems;
 }"""
 
-# The legal actions the bar or its "more" menu must offer, by their buttons' ids.
-MENU = """() => {
-  const inBar = [...document.querySelectorAll('#actions > .button')].map((b) => b.id);
-  const inMenu = [...document.querySelectorAll('#actions-more-menu .button')].map((b) => b.id);
-  return {inBar, inMenu};
-}"""
-
 
 class LayoutSteps:
     """Checks and turn steps for a BrowserCase that plays at the table."""
@@ -142,7 +131,7 @@ class LayoutSteps:
         """Set-up (when it is still on), then `turns` turns: each decision checked at every size. With `crowd`, the
         first turn is forged to show the most buttons."""
         for _ in range(2):
-            self.wait_answering(page, ".legal-spot[data-action*='build_settlement'], #btn-roll:enabled")
+            self.answer_bot_trades_until(page, ".legal-spot[data-action*='build_settlement'], #btn-roll:enabled", 90)
             if not page.locator(".legal-spot[data-action*='build_settlement']").count():
                 break
             self.check(page, "setup settlement", sizes, phone)
@@ -153,7 +142,7 @@ class LayoutSteps:
             if page.locator("#choose-road").count():
                 page.click("#choose-road")
         for turn in range(turns):
-            self.wait_answering(page, "#btn-roll:enabled")
+            self.answer_bot_trades_until(page, "#btn-roll:enabled", 90)
             seat = self.my_seat()
             if turn == 0 and crowd:
                 # The most buttons a turn shows: every development card to play, and a discard after a 7.
@@ -177,19 +166,6 @@ class LayoutSteps:
             self.click_action(page, "btn-end-turn")
             page.wait_for_selector("#btn-end-turn:disabled", state="attached", timeout=10000)
 
-    def wait_answering(self, page, selector: str, timeout: float = 90) -> None:
-        """Wait for `selector`, turning down the bots' offers and discarding after their 7s meanwhile."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if page.locator(selector).count():
-                return
-            if page.locator("#btn-reject-trade").count():
-                page.locator("#btn-reject-trade").first.click()
-            if page.locator("#dialog[data-kind=discard]").count():
-                self.discard_as_asked(page)
-            page.wait_for_timeout(200)
-        raise AssertionError(f"{selector} did not appear within {timeout} s")
-
     def check_discard(self, page, sizes, phone: bool, seat: int) -> None:
         """A 7 forged after the roll: this seat owes 4 cards, and the bar grows a "Discard 4" button."""
 
@@ -210,39 +186,3 @@ class LayoutSteps:
         # Four of four chosen: no + adds a fifth card (each resource held twice, so each + was still open).
         assert page.locator("#dialog [data-plus]:not(:disabled)").count() == 0
         page.click("#dialog-confirm")
-
-    def finish_robber(self, page) -> None:
-        for _ in range(50):
-            if page.locator("#btn-end-turn:enabled").count():
-                return
-            if page.locator(".legal-spot.hex-spot").count():
-                page.locator(".legal-spot.hex-spot").first.click()
-            if page.locator("#dialog .victim").count():
-                page.locator("#dialog .victim").first.click()
-            if page.locator("#dialog[data-kind=discard]").count():  # a 7 (this seat's or a bot's): discard
-                self.discard_as_asked(page)
-            elif page.locator("#btn-discard:enabled").count():  # owed, the dialog not open yet
-                try:  # in the bar or its "more" menu; a bot's move may render the bar again meanwhile: try again
-                    self.click_action(page, "btn-discard", timeout=3000)
-                except PlaywrightTimeoutError:
-                    pass
-            page.wait_for_timeout(200)
-
-    @staticmethod
-    def in_menu(page, button: str) -> bool:
-        return button in page.evaluate(MENU)["inMenu"]
-
-    def click_action(self, page, button: str, timeout: float = 30000) -> None:
-        """Click an action where it is: in the bar, or in its "more" menu (opened first)."""
-        if self.in_menu(page, button):
-            page.click("#btn-more")
-            page.wait_for_selector("#actions-more-menu:not([hidden])")
-            problems = page.evaluate(
-                """() => [...document.querySelectorAll('#actions-more-menu .button')].flatMap((b) => {
-                     const r = b.getBoundingClientRect();
-                     return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth ? []
-                       : [`${b.id} out of view`];
-                   })"""
-            )
-            assert not problems, problems
-        page.click(f"#{button}", timeout=timeout)

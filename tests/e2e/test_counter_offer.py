@@ -19,7 +19,7 @@ class CounterOfferTests(LayoutSteps, BrowserCase):
         with self.reporting(page):
             self.start_game_against_bots(page, "counter")
             self.place_setup(page)
-            self.wait_answering(page, "#btn-roll:enabled")
+            self.answer_bot_trades_until(page, "#btn-roll:enabled", 90)
             game = Game.objects.order_by("-pk").first()
             me = Seat.objects.get(game=game, user__isnull=False).index
             bots = [seat for seat in range(4) if seat != me]

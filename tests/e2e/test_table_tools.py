@@ -114,18 +114,6 @@ class TableToolsTests(BrowserCase):
     def seat(game: Game) -> int:
         return Seat.objects.get(game=game, user__isnull=False).index
 
-    def finish_robber(self, page) -> None:
-        for _ in range(50):
-            if page.locator("#btn-end-turn:enabled").count():
-                return
-            if page.locator(".legal-spot.hex-spot").count():
-                page.locator(".legal-spot.hex-spot").first.click()
-            if page.locator("#dialog .victim").count():
-                page.locator("#dialog .victim").first.click()
-            if page.locator("#dialog[data-kind=discard]").count():
-                self.discard_as_asked(page)
-            page.wait_for_timeout(200)
-
     def check_pace(self, page, game: Game) -> None:
         """Slow: the bots' moves come at least 2.5 x the site's delay apart; a pace that is not one of the three
         is refused with its code and changes nothing."""

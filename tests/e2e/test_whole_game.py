@@ -96,7 +96,7 @@ class WholeGameTests(LayoutSteps, BrowserCase):
         with self.reporting(page):
             self.start_game_against_bots(page, "wholegame")
             for _ in range(2):  # set-up: a settlement and a road, twice
-                self.wait_answering(page, ".legal-spot[data-action*='build_settlement']")
+                self.answer_bot_trades_until(page, ".legal-spot[data-action*='build_settlement']", 90)
                 self.check_here(page, "setup settlement")
                 self.click_spot(page, "build_settlement")
                 page.wait_for_selector(".legal-spot.edge-spot", timeout=10000)
@@ -104,7 +104,7 @@ class WholeGameTests(LayoutSteps, BrowserCase):
                 page.locator(".legal-spot.edge-spot").first.click()
             turns, french = 0, False
             while turns < 80:
-                self.wait_answering(page, f"#btn-roll:enabled, {OVER}", timeout=120)
+                self.answer_bot_trades_until(page, f"#btn-roll:enabled, {OVER}", 120)
                 if self.over(page):
                     break
                 turns += 1
