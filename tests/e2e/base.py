@@ -95,9 +95,12 @@ class BrowserCase(ChannelsLiveServerTestCase):
         super().tearDownClass()
         shutil.rmtree(MAIL_DIR, ignore_errors=True)
 
-    def new_page(self, width: int = 1280, height: int = 900):
-        context = self.browser.new_context(viewport={"width": width, "height": height})
+    def new_page(self, width: int = 1280, height: int = 900, touch: bool = False):
+        """A page of its own context. With `touch`, the screen also takes touch: `press` taps while the window is
+        a phone's (860 px wide or less) and clicks otherwise."""
+        context = self.browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
         page = context.new_page()
+        page.touch = touch
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.errors = errors
@@ -253,7 +256,7 @@ class BrowserCase(ChannelsLiveServerTestCase):
     def click_action(self, page, button: str, timeout: float = 30000) -> None:
         """Click an action where it is: in the bar, or in its "more" menu (opened first)."""
         if self.in_menu(page, button):
-            page.click("#btn-more")
+            self.press(page, "#btn-more")
             page.wait_for_selector("#actions-more-menu:not([hidden])")
             problems = page.evaluate(
                 """() => [...document.querySelectorAll('#actions-more-menu .button')].flatMap((b) => {
@@ -263,12 +266,21 @@ class BrowserCase(ChannelsLiveServerTestCase):
                    })"""
             )
             assert not problems, problems
-        page.click(f"#{button}", timeout=timeout)
+        self.press(page, f"#{button}", timeout=timeout)
 
     def click_spot(self, page, kind: str) -> None:
         spot = page.locator(f".legal-spot[data-action*='\"{kind}\"']").first
         spot.wait_for(timeout=10000)
-        spot.click()
+        self.press(page, spot)
+
+    @staticmethod
+    def press(page, target, timeout: float = 30000) -> None:
+        """Click `target` (a selector or a locator), or tap it on a touch page at a phone's width."""
+        locator = page.locator(target) if isinstance(target, str) else target
+        if getattr(page, "touch", False) and page.viewport_size["width"] <= 860:
+            locator.tap(timeout=timeout)
+        else:
+            locator.click(timeout=timeout)
 
     def start_game_against_bots(
         self, page, name: str, bots: int = 3, choices: dict[str, str] | None = None, before_start=None

@@ -32,6 +32,7 @@ class TableLayoutTests(LayoutSteps, BrowserCase):
         )
         context.add_cookies([{"name": "django_language", "value": "fr", "url": self.live_server_url}])
         page = context.new_page()
+        page.touch = True  # choices are taps (BrowserCase.press)
         page.errors = []
         page.socket_log = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))

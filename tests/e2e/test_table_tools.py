@@ -96,6 +96,10 @@ class TableToolsTests(BrowserCase):
             self.wait_until(page, "document.getElementById('btn-roll').disabled")
             assert Move.objects.filter(game=game, action__type="roll", seat=self.seat(game)).exists()
             self.finish_robber(page)
+            # Slow bots from the end of this turn on (set while the bots wait for it: a loaded machine would
+            # otherwise see them finish their turns before the pace was set).
+            self.set_slow_pace(page, game)
+            after = Game.objects.get(pk=game.pk).seq
             page.keyboard.press("e")
             self.wait_until(page, "document.getElementById('btn-end-turn').disabled")
             assert Move.objects.filter(game=game, action__type="end_turn", seat=self.seat(game)).exists()
@@ -105,18 +109,22 @@ class TableToolsTests(BrowserCase):
             page.reload()
             page.wait_for_selector("#board polygon")
             assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
-            self.check_pace(page, game)
+            assert page.input_value("#bot-pace") == "slow"
             self.answer_bot_trades_until(page, "#btn-roll:enabled", 90)
             assert page.get_attribute("#game-root", "data-sound") is None
+            # Slow: the bots' moves came at least 2.5 x the site's delay apart.
+            bots = list(Move.objects.filter(game=game, seq__gt=after, cause="bot").order_by("seq"))
+            gaps = [(b.created_at - a.created_at).total_seconds() for a, b in zip(bots, bots[1:], strict=False)]
+            assert len(gaps) >= 2 and min(gaps) >= DELAY * pace.PACES["slow"] * 0.95, (gaps, json.dumps(pace.PACES))
             assert not page.errors, page.errors
 
     @staticmethod
     def seat(game: Game) -> int:
         return Seat.objects.get(game=game, user__isnull=False).index
 
-    def check_pace(self, page, game: Game) -> None:
-        """Slow: the bots' moves come at least 2.5 x the site's delay apart; a pace that is not one of the three
-        is refused with its code and changes nothing."""
+    def set_slow_pace(self, page, game: Game) -> None:
+        """The person sets the bots' pace to slow; a pace that is not one of the three is refused with its code
+        and changes nothing."""
         assert page.input_value("#bot-pace") == "normal"
         refused = page.evaluate(
             """(url) => new Promise((resolve) => {
@@ -138,11 +146,3 @@ class TableToolsTests(BrowserCase):
                 break
             page.wait_for_timeout(100)
         assert pace.bot_pace(Game.objects.get(pk=game.pk)) == "slow"
-        page.reload()
-        page.wait_for_selector("#board polygon")
-        assert page.input_value("#bot-pace") == "slow"
-        after = Game.objects.get(pk=game.pk).seq
-        self.answer_bot_trades_until(page, "#btn-roll:enabled", 90)
-        bots = list(Move.objects.filter(game=game, seq__gt=after, cause="bot").order_by("seq"))
-        gaps = [(b.created_at - a.created_at).total_seconds() for a, b in zip(bots, bots[1:], strict=False)]
-        assert len(gaps) >= 2 and min(gaps) >= DELAY * pace.PACES["slow"] * 0.95, (gaps, json.dumps(pace.PACES))

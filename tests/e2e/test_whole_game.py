@@ -4,7 +4,7 @@ set-up to the end panel, in English and then in French, and at every decision th
 a legal spot, 44 px targets on the phone). The person plays as a plain greedy player would: a city, else a
 settlement, else one road a turn, else a development card; it turns down the bots' offers and discards after a 7.
 Each click is made at the size the last check left (they take turns), so the person plays on the phone's layout
-as much as on the laptops'. Touch itself (taps, the phone's defaults) is the phone test's (test_table_layout)."""
+as much as on the laptops'. The screen takes touch: at the phone's size each choice is a tap."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ class WholeGameTests(LayoutSteps, BrowserCase):
         page.wait_for_selector(f"#btn-end-turn:disabled, {OVER}", state="attached", timeout=10000)
 
     def test_a_whole_base_game_at_three_sizes_in_english_then_french(self):
-        page = self.new_page(*SIZES[0])
+        page = self.new_page(*SIZES[0], touch=True)
         with self.reporting(page):
             self.start_game_against_bots(page, "wholegame")
             for _ in range(2):  # set-up: a settlement and a road, twice
@@ -101,7 +101,7 @@ class WholeGameTests(LayoutSteps, BrowserCase):
                 self.click_spot(page, "build_settlement")
                 page.wait_for_selector(".legal-spot.edge-spot", timeout=10000)
                 self.check_here(page, "setup road")
-                page.locator(".legal-spot.edge-spot").first.click()
+                self.press(page, page.locator(".legal-spot.edge-spot").first)
             turns, french = 0, False
             while turns < 80:
                 self.answer_bot_trades_until(page, f"#btn-roll:enabled, {OVER}", 120)
