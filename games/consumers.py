@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from . import access, outbox, presence, selectors, services, timing
 from .errors import GameError
+from .fields import json_dumps
 from .frames import everyone_group, frame_key, user_group
 from .models import Game
 from .pace import bot_pace_set
@@ -23,11 +24,16 @@ from .signals import private_game_watched
 
 logger = logging.getLogger(__name__)
 
+
 def _submit_collecting(**kwargs: Any) -> tuple[services.MoveResult, list[outbox.Message]]:
     """`services.move_submit`, holding its messages for the consumer to send from the event loop."""
     with outbox.collecting() as messages:
         result = services.move_submit(**kwargs)
     return result, messages
+
+
+# The whole move in one trip to a worker thread (not the one thread `thread_sensitive` calls share).
+_submit_in_thread = database_sync_to_async(_submit_collecting, thread_sensitive=False)
 
 
 def _chat_collecting(**kwargs: Any) -> list[outbox.Message]:
@@ -98,6 +104,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     MAX_FRAME_BYTES = 8192
     MAX_DEPTH = 8
 
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Frames by orjson (the opening state frame is the largest), as the move's frames are."""
+        return json_dumps(content)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its `aclose_old_connections()` before every message: that is a hop to the
         sync thread for each frame forwarded to each seat, a fifth of a live server's time. Every database call
@@ -111,6 +122,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         timing.ensure_watching()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
+        # The key of this socket's user in a move's seat map, resolved once: a socket's user never changes, and
+        # each forwarded frame would otherwise go through the lazy user object (`access.seat_index_in`).
+        self.user_key = str(self.user.pk) if self.user is not None and self.user.is_authenticated else None
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = query.get("invite", [""])[0]
         # Two trips to a worker thread, not five, and not on the one thread that `thread_sensitive` calls share:
@@ -197,7 +211,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         """A move: forward the frame of the seat this socket's user held at that move, already encoded, and
         nobody else's (the spectators' when they held none)."""
         timing.delivered(event)
-        seat = access.seat_index_in(event.get("seats", {}), self.user)
+        seat = event.get("seats", {}).get(self.user_key) if self.user_key is not None else None
         frame = event["frames"].get(frame_key(seat))
         if frame is not None:
             await self.send(text_data=frame)
@@ -227,7 +241,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         timing.begin(self._received)
         timing.mark("parse")
         try:
-            result, messages = await database_sync_to_async(_submit_collecting, thread_sensitive=False)(
+            result, messages = await _submit_in_thread(
                 game_id=self.game_id,
                 user=self.user,
                 action=content.get("action"),

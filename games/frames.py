@@ -52,9 +52,21 @@ def update_message(
 def update_frames(
     state: rules.State, seq: int, events: list[dict[str, Any]], extra: dict[str, Any] | None = None
 ) -> dict[str, str]:
-    """Every seat's update frame and the spectators', encoded once."""
-    seats: list[int | None] = [*range(state.players), None]
-    return {frame_key(seat): json_dumps(update_message(state, seat, seq, events, extra)) for seat in seats}
+    """Every seat's update frame and the spectators', encoded once: the same frames as `update_message`, with the
+    views' public facts built once for all of them (`rules.views`)."""
+    views = rules.views(state, layout=False)
+    frames = {}
+    for seat in [*range(state.players), None]:
+        frame = {
+            "type": "update",
+            "seq": seq,
+            **(extra or {}),
+            "view": views[-1 if seat is None else seat],
+            "legal": rules.legal_actions(state, seat) if seat is not None else [],
+            "events": rules.events_for(events, seat),
+        }
+        frames[frame_key(seat)] = json_dumps(frame)
+    return frames
 
 
 def seat_clock(seat: Any, active: bool) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 from django.conf import settings
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.utils import timezone
 
 from .fields import JSONTextField, json_dumps
@@ -78,19 +78,20 @@ def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = N
     the statement once per connection (unless DB_PREPARED_STATEMENTS is off): Django's own cursors bind
     parameters on the client, so PostgreSQL parses and plans every move's statements, and the whole state is
     quoted into the text of the UPDATE. Errors are Django's, and the statement shows in `connection.queries`."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
+    db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of `connection` looks the connection up again
+    if db.vendor != "postgresql":
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             return fetch(cursor) if fetch else None
     import psycopg  # loaded only on PostgreSQL
 
-    connection.ensure_connection()
+    db.ensure_connection()
     start = time.monotonic()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
         cursor.execute(sql, params, prepare=settings.DB_PREPARED_STATEMENTS)
         result = fetch(cursor) if fetch else None
-    if connection.queries_logged:
-        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
+    if db.queries_logged:
+        db.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
     return result
 
 
@@ -104,23 +105,29 @@ class SeatRow:
     standing_orders: dict[str, Any]
 
 
-def lock_game(game_id: int) -> Game | None:
+def lock_game(game_id: int, known_state: str | None = None) -> Game | None:
     """The game row, locked until the transaction ends (SELECT ... FOR UPDATE where the database has it). On
-    PostgreSQL the same statement brings its seats, for `seats_of`."""
-    names, columns, converters = _reader(Game, connection.vendor)
-    table = connection.ops.quote_name(Game._meta.db_table)
-    postgres = connection.vendor == "postgresql"
+    PostgreSQL the same statement brings its seats, for `seats_of`; and its `state` is None when the stored
+    snapshot's MD5 digest is `known_state` (the caller holds that snapshot decoded: games/state_cache.py)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    names, columns, converters = _reader(Game, db.vendor)
+    table = db.ops.quote_name(Game._meta.db_table)
+    postgres = db.vendor == "postgresql"
     seats = ""
+    params: list[Any] = [game_id]
     if postgres:
-        seat_table = connection.ops.quote_name(Seat._meta.db_table)
+        state = f"{table}.{db.ops.quote_name('state')}"
+        columns = columns.replace(state, f"CASE WHEN md5({state}::text) = %s THEN NULL ELSE {state} END", 1)
+        params.insert(0, known_state)
+        seat_table = db.ops.quote_name(Seat._meta.db_table)
         seats = (
             ", (SELECT json_agg(json_build_array(s.index, s.user_id, s.bot, s.standing_orders))::text "
             f"FROM {seat_table} s WHERE s.game_id = {table}.id)"
         )
     sql = f"SELECT {columns}{seats} FROM {table} WHERE {table}.id = %s"
-    if connection.features.has_select_for_update:
+    if db.features.has_select_for_update:
         sql += " FOR UPDATE"
-    row = _execute(sql, [game_id], lambda cursor: cursor.fetchone())
+    row = _execute(sql, params, lambda cursor: cursor.fetchone())
     if row is None:
         return None
     game = _build(Game, row[: len(names)], names, converters)
@@ -154,29 +161,53 @@ def add_move(game: Game, **values: Any) -> None:
     """Queue one move row (`values` by field name, those of MOVE_FIELDS but `created_at`) to be written with the
     game by `save_game`."""
     values["created_at"] = timezone.now()
-    fields, _ = _writer(Move, MOVE_FIELDS, connection.vendor)
+    fields, _ = _writer(Move, MOVE_FIELDS, connections[DEFAULT_DB_ALIAS].vendor)
     game.__dict__.setdefault("_new_moves", []).append([_prep(f, values[f.attname]) for f in fields])
 
 
-def save_game(game: Game, names: list[str]) -> None:
+def _as_is(text: str) -> str:
+    return text
+
+
+def save_game(game: Game, names: list[str], state_text: str | None = None) -> None:
     """Write the moves queued by `add_move` and UPDATE these fields of the game row. On PostgreSQL that is one
-    statement (the INSERT in a WITH clause); elsewhere, one for the moves and one for the game."""
+    statement (the INSERT in a WITH clause); elsewhere, one for the moves and one for the game. `state_text`: the
+    game's `state` already encoded (`json_dumps`), stored as it is."""
+    db = connections[DEFAULT_DB_ALIAS]
+    postgres = db.vendor == "postgresql"
     moves = game.__dict__.pop("_new_moves", [])
-    fields, _ = _writer(Game, tuple(names), connection.vendor)
-    sets = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
-    params = [_prep(f, getattr(game, f.attname)) for f in fields]
-    table = connection.ops.quote_name(Game._meta.db_table)
+    fields, _ = _writer(Game, tuple(names), db.vendor)
+    sets = ", ".join(f"{db.ops.quote_name(f.column)} = %s" for f in fields)
+    params = []
+    for field in fields:
+        if field.attname == "state" and state_text is not None:
+            if postgres:
+                from psycopg.types.json import Json  # psycopg is loaded only on PostgreSQL
+
+                params.append(Json(state_text, dumps=_as_is))
+            else:
+                params.append(state_text)
+        else:
+            params.append(_prep(field, getattr(game, field.attname)))
+    table = db.ops.quote_name(Game._meta.db_table)
     update = f"UPDATE {table} SET {sets} WHERE id = %s"
     if not moves:
         _execute(update, [*params, game.pk])
         return
-    _, columns = _writer(Move, MOVE_FIELDS, connection.vendor)
+    _, columns = _writer(Move, MOVE_FIELDS, db.vendor)
     one = f"({', '.join(['%s'] * len(MOVE_FIELDS))})"
-    move_table = connection.ops.quote_name(Move._meta.db_table)
+    move_table = db.ops.quote_name(Move._meta.db_table)
     insert = f"INSERT INTO {move_table} ({columns}) VALUES {', '.join([one] * len(moves))}"
     values = [value for move in moves for value in move]
-    if connection.vendor == "postgresql":
+    if postgres:
         _execute(f"WITH new_moves AS ({insert}) {update}", [*values, *params, game.pk])
     else:
         _execute(insert, values)
         _execute(update, [*params, game.pk])
+
+
+def state_of(game_id: int) -> Any:
+    """The game's stored snapshot, decoded (for a move whose decoded copy went missing after the row was locked)."""
+    table = connections[DEFAULT_DB_ALIAS].ops.quote_name(Game._meta.db_table)
+    text = _execute(f"SELECT state FROM {table} WHERE id = %s", [game_id], lambda cursor: cursor.fetchone()[0])
+    return _json_from_db(text, None, None)

@@ -14,7 +14,7 @@ from .legal import legal_actions, to_move
 from .position import describe, load, position
 from .scoring import victory_points
 from .state import SCHEMA_VERSION, State, dump
-from .view import view
+from .view import view, views
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -32,4 +32,5 @@ __all__ = [
     "scenario_keys",
     "victory_points",
     "view",
+    "views",
 ]

@@ -352,8 +352,15 @@ FLAT_FIELDS = frozenset(
 )
 
 
-def dump(state: State) -> dict[str, Any]:
-    """The complete server-side state as JSON-able data, with its schema version."""
+def dump(state: State, copy: bool = True) -> dict[str, Any]:
+    """The complete server-side state as JSON-able data, with its schema version. Without `copy`, the data shares
+    the state's lists, dicts and tuples (JSON encoders write tuples as arrays): for encoding at once, before the
+    state changes again (a move encodes the snapshot it stores)."""
+    if not copy:
+        data = {name: getattr(state, name) for name in State.FIELDS}
+        data["hexes"] = state.hexes
+        data["harbours"] = state.harbours
+        return data
     data = {
         name: list(getattr(state, name)) if name in FLAT_FIELDS else _copy(getattr(state, name))
         for name in State.FIELDS

@@ -174,3 +174,17 @@ def view(state: State, seat: int | None, layout: bool = True) -> dict[str, Any]:
         "winner": state.winner,
         "version": state.version,
     }
+
+
+def views(state: State, layout: bool = True) -> list[dict[str, Any]]:
+    """Every seat's `view` (index: seat) and, last, the spectators': the same dicts `view` returns, with the public
+    facts built once and shared between them (read them, never change them). Only "viewer" and a seat's own entry
+    in "seats" (`player_view` with its private cards) differ from seat to seat."""
+    public = view(state, None, layout)
+    every: list[dict[str, Any]] = []
+    for seat in range(state.players):
+        seats = list(public["seats"])
+        seats[seat] = player_view(state, seat, seat)
+        every.append({**public, "viewer": seat, "seats": seats})
+    every.append(public)
+    return every

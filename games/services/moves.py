@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
 
-from .. import autoplay, clocks, notifications, outbox, ratelimit, rows, signals, timing
+from .. import autoplay, clocks, notifications, outbox, ratelimit, rows, signals, state_cache, timing
 from ..errors import GameError
 from ..fields import json_dumps
 from ..models import Game, Move, Seat
@@ -144,8 +144,9 @@ def _submit(
     cause: str = Cause.PLAYER,
     prefix_events: list[dict[str, Any]] | None = None,
 ) -> MoveResult:
+    known = state_cache.known(game_id)
     with transaction.atomic():
-        game = rows.lock_game(game_id)
+        game = rows.lock_game(game_id, known_state=known)
         timing.mark("lock")
         if game is None:
             raise GameError("not_found", _("No such game."), status=404)
@@ -167,7 +168,7 @@ def _submit(
                 status=409,
                 extra={"seq": game.seq},
             )
-        state = rules.load(game.state, owned=True)  # freshly decoded: no copy
+        state = _position(game, known)
         before = rules.to_move(state)
         before_turn = (state.turn, state.current)
         first_seq = game.seq + 1
@@ -185,7 +186,25 @@ def _submit(
         _settle(game, state, events, seats, mover=user, previous_to_move=before, previous_turn=before_turn)
         timing.mark("save")
     timing.mark("commit")
+    stored = game.__dict__.get("_state_digest")
+    if stored is not None and not connections[DEFAULT_DB_ALIAS].in_atomic_block:
+        # Committed (not inside a caller's transaction, whose frames are still to be built from this state and
+        # which may yet roll back): the next move of this game in this process starts from it.
+        state_cache.keep(game_id, stored, state)
     return MoveResult(first_seq, seat.index, events)
+
+
+def _position(game: Game, known: str | None) -> rules.State:
+    """The game's position as the locked row stores it: the decoded copy this process holds when the row's snapshot
+    is the one it stored last (`lock_game` then leaves `state` out), else the snapshot decoded."""
+    if known is not None and game.state is None:
+        held = state_cache.take(game.pk, known)
+        if held is not None:
+            return held
+        game.state = rows.state_of(game.pk)  # another thread of this process took it, and its move failed
+    else:
+        state_cache.forget(game.pk)
+    return rules.load(game.state, owned=True)  # freshly decoded: no copy
 
 
 def _record(
@@ -262,7 +281,9 @@ def save_position(
     previous_turn: tuple[int, int] | None = None,
 ) -> None:
     """Store the game's new position (with the moves `_record` queued) and queue what follows its commit."""
-    game.state = rules.dump(state)
+    game.state = rules.dump(state, copy=False)  # encoded at once: sharing the state's lists costs no copy
+    state_text = json_dumps(game.state)
+    game._state_digest = state_cache.digest(state_text)
     fields = ["state", "seq", "deadline", "bot_turn_since"]
     if state.winner is not None and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.FINISHED
@@ -274,7 +295,7 @@ def save_position(
     bot_due = active and any(seats[s].bot for s in to_move if s in seats)
     game.bot_turn_since = timezone.now() if bot_due else None
     game.deadline = clocks.deadline_for(game, state, seats, previous_to_move, previous_turn)
-    rows.save_game(game, fields)
+    rows.save_game(game, fields, state_text=state_text)
     if "winner_seat" in fields:  # this move ended the game
         signals.game_finished.send(sender=Game, game=game, state=state)
     ids = notifications.create_for_move(

@@ -60,3 +60,58 @@ def test_seats_on_two_server_processes_see_each_others_moves(two_servers):
     assert seen_by_alice["seq"] == seen_by_bob["seq"] == 1
     assert seen_by_bob["view"]["viewer"] == 1
     assert seen_by_bob["view"]["pieces"]["settlements"] == [{"vertex": action["vertex"], "seat": 0}]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_moved_in_turn_by_two_processes_loses_no_move_and_uses_no_stale_position(two_servers):
+    """Seats 0 and 2 on one process, 1 and 3 on the other: each turn changes process, and each process holds the
+    position it stored last (games/state_cache.py) while the other moves on. Every move is acknowledged, and the
+    stored snapshot is the move log replayed: no process moved from a position another had left behind."""
+    import websockets
+
+    from games.models import Game
+    from games.services.interventions import replay
+
+    game, users = started_game(humans=4, bots=0)
+    sessions = [session_for(u) for u in users]
+    moves = 60
+
+    async def scenario() -> list[int]:
+        sockets, latest = [], []
+        for seat in range(4):
+            port = two_servers[seat % 2]
+            headers = {"Cookie": f"sessionid={sessions[seat]}", "Origin": f"http://127.0.0.1:{port}"}
+            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{game.pk}/", additional_headers=headers)
+            first = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+            assert first["type"] == "state"
+            sockets.append(ws)
+            latest.append(first)
+        acked = []
+        for seq in range(moves):
+            mover = next(seat for seat in range(4) if latest[seat]["legal"])
+            action = latest[mover]["legal"][0]
+            await sockets[mover].send(json.dumps({"type": "move", "action": action, "seq": seq, "key": f"two-{seq}"}))
+            for seat, ws in enumerate(sockets):
+                updated, wanted_ack = False, seat == mover
+                async with asyncio.timeout(10):
+                    while not updated or wanted_ack:
+                        frame = json.loads(await ws.recv())
+                        assert frame["type"] != "error", frame
+                        if frame["type"] == "ack":
+                            assert frame == {"type": "ack", "seq": seq + 1, "key": f"two-{seq}", "duplicate": False}
+                            acked.append(frame["seq"])
+                            wanted_ack = False
+                        elif frame["type"] == "update" and frame["seq"] == seq + 1:
+                            latest[seat] = frame
+                            updated = True
+        for ws in sockets:
+            await ws.close()
+        return acked
+
+    acked = asyncio.run(scenario())
+    assert acked == list(range(1, moves + 1))
+    game = Game.objects.get(pk=game.pk)
+    assert game.seq == moves
+    replayed, log = replay(game, game.seq)
+    assert [entry["seq"] for entry in log] == list(range(1, moves + 1))
+    assert rules.dump(replayed) == rules.dump(rules.load(game.state))
