@@ -78,12 +78,11 @@ def test_a_move_made_while_the_broker_is_down_answers_at_once_and_the_bot_plays_
 
 def test_a_worker_killed_holding_the_bot_s_task_does_not_stall_the_game(broker, worker_process, settings):
     game, (alice,) = started_game(humans=1, bots=2)
-    settings.BOT_LIVE_DELAY_SECONDS = 6  # the worker reserves the task at once and holds it until then
+    settings.BOT_LIVE_DELAY_SECONDS = 10  # the worker reserves the task at once and holds it until then
     worker_process.start()
-    time.sleep(3)  # the worker is up and consuming
     _setup_moves(game, alice)
-    time.sleep(2)
-    assert redis.Redis.from_url(broker.url).hlen("unacked") == 1  # the worker holds the bot's turn
+    # The worker holds the bot's turn (as soon as it is up: a loaded machine starts it in seconds, not at once).
+    _wait(lambda: redis.Redis.from_url(broker.url).hlen("unacked") == 1, timeout=8)
     worker_process.kill()
     assert not _bots_moved(game, 0)
     worker_process.start()
