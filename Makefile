@@ -35,7 +35,7 @@ run: install
 TEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 test: install
-	$(BIN)/python -m catan_site.local test -- $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/python -m catan_site.local test -- $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
