@@ -16,8 +16,11 @@ export // Every legal spot is a target at least 44 px across on screen (MIN_TAP_
 // over each other's centres (corners 40 units apart, edge middles 35).
 const MIN_TAP_PX = 44;
 
-// Screen pixels a board unit must be for every spot to reach MIN_TAP_PX: the edges' cap below is the tightest.
-export const TAP_UNITS_PX = MIN_TAP_PX / 2 / 32;
+// The cap on an edge's tap half-width, in board units (edge middles are ~35 apart): the tightest of the caps.
+const EDGE_TAP_CAP = 32;
+
+// Screen pixels a board unit must be for every spot to reach MIN_TAP_PX.
+export const TAP_UNITS_PX = MIN_TAP_PX / 2 / EDGE_TAP_CAP;
 
 // In board units, capped below the distance between neighbouring spots (a wide map on a phone asks for zooming,
 // which zoom.js does by itself while the person has a spot to choose).
@@ -50,7 +53,7 @@ export function edgeSpot(layer, edgeId, kind, attrs, label, fire, ctx) {
   // The tap area is a band along the edge (a polygon: a vertical line alone would have no width).
   const [hp, hq] = inner(edgeEnds(edgeId, ctx), 0.15);
   const length = Math.hypot(hq[0] - hp[0], hq[1] - hp[1]);
-  const half = Math.max(15, tapRadius(ctx, 32));
+  const half = Math.max(15, tapRadius(ctx, EDGE_TAP_CAP));
   const nx = ((hp[1] - hq[1]) / length) * half, ny = ((hq[0] - hp[0]) / length) * half;
   const band = [[hp[0] + nx, hp[1] + ny], [hq[0] + nx, hq[1] + ny], [hq[0] - nx, hq[1] - ny], [hp[0] - nx, hp[1] - ny]];
   // One shape (so one `.hit`): the band, and a disc at the edge's middle, so that the target is as long as wide.
