@@ -51,12 +51,18 @@ class SharedClientCache(RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, redis.Redis] = {}
+        self._building = threading.Lock()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> redis.Redis:
         index = self._get_connection_pool_index(write)
         client = self._clients.get(index)
-        if client is None:  # two threads may both build one: either is as good
-            client = self._clients[index] = super().get_client(key, write=write)
+        if client is None:
+            # Built under a lock: Django's client builds a pool for an index it has not seen, and two threads
+            # building at once would each build one (two pools, each with connections of its own).
+            with self._building:
+                client = self._clients.get(index)
+                if client is None:
+                    client = self._clients[index] = super().get_client(key, write=write)
         return client
 
 

@@ -11,8 +11,15 @@ from tests.games.private_services import PrivateRedis
 
 
 def _in_threads(function, count: int = 6) -> list:
+    """`function`'s results in `count` threads, started together (a barrier) so that first uses race."""
     results: list = []
-    threads = [threading.Thread(target=lambda: results.append(function())) for _ in range(count)]
+    barrier = threading.Barrier(count)
+
+    def run() -> None:
+        barrier.wait()
+        results.append(function())
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
     for thread in threads:
         thread.start()
     for thread in threads:
