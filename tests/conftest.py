@@ -60,6 +60,16 @@ def cache_of_this_session():
     cache.clear()  # the fail-open cache does nothing when Redis is down
 
 
+@pytest.fixture(autouse=True)
+def cache_of_this_test():
+    """Leave an empty cache to the next test: the servers a test starts count in this worker's Redis database too,
+    and a fuzzer's or a proxy test's wrong passwords from 127.0.0.1 locked the next test's log-in for a minute."""
+    yield
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def _reset_channel_layers() -> None:
     from channels.layers import channel_layers
 

@@ -48,9 +48,9 @@ class Stack:
             SECRET_KEY="make-run-test-" + "k" * 40,
             SESSION_COOKIE_SECURE="false",
             CSRF_COOKIE_SECURE="false",
-            # A clock that runs out within the test: 20 s a move, checked every 2 s.
-            ASYNC_MIN_MOVE_SECONDS="20",
-            CLOCKS_TICK_SECONDS="2",
+            # A clock that runs out within the test: 12 s a move, checked every second.
+            ASYNC_MIN_MOVE_SECONDS="12",
+            CLOCKS_TICK_SECONDS="1",
         )
         self.port = port
         self.log = folder.parent / f"stack-{port}.log"
@@ -113,7 +113,7 @@ def test_make_run_plays_an_email_game_with_worker_beat_and_mail_then_stops_clean
             game_id, seconds = conn.execute(
                 "SELECT id, move_seconds FROM games_game WHERE clock = 'async' AND status = 'active'"
             ).fetchone()
-        assert seconds == 20
+        assert seconds == 12
 
         def mails(subject_part: str) -> list[str]:
             page = stack.get("/local/mail/?to=demo@example.com")

@@ -40,6 +40,7 @@ def server_env(redis_url: str) -> dict[str, str]:
         "SECRET_KEY": settings.SECRET_KEY,
         "ALLOWED_HOSTS": "127.0.0.1",
         "LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "tests.server_settings",
     }
 
 
