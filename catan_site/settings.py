@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import environ
@@ -34,8 +35,11 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "te
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
 
+# Daphne serves `manage.py runserver` (HTTP and WebSockets); it is installed only for that command, since importing
+# it (and Twisted) cost every other process, each web server and worker, a quarter of a second at start.
+_RUNSERVER = ["daphne"] if sys.argv[1:2] == ["runserver"] else []
 INSTALLED_APPS = [
-    "daphne",
+    *_RUNSERVER,
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -13,7 +13,6 @@ import zoneinfo
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
-import cairosvg
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
@@ -327,7 +326,10 @@ def render(notification: Notification) -> EmailMultiAlternatives:
     )
     message.attach_alternative(html, "text/html")
     svg = board_svg(view["board"], view["pieces"])
-    # Most mail clients show no SVG: the board goes as a picture they all show.
+    # Most mail clients show no SVG: the board goes as a picture they all show. cairosvg is imported here, where
+    # it is used: at the module's top it cost every web server a quarter of a second at start.
+    import cairosvg
+
     message.attach("board.png", cairosvg.svg2png(bytestring=svg.encode(), output_width=600), "image/png")
     return message
 

@@ -64,7 +64,7 @@ def test_400_moves_of_email_games_send_one_mail_per_turn_change_to_the_right_pla
     smtp, clock, settings, monkeypatch
 ):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "moves": 100_000}
-    monkeypatch.setattr(notifications.cairosvg, "svg2png", lambda **kwargs: PNG)
+    monkeypatch.setattr("cairosvg.svg2png", lambda **kwargs: PNG)
     moves_in_all = turn_changes_in_all = games = 0
     while moves_in_all < MOVES_IN_ALL:
         game, users = email_game(humans=3, bots=0)
