@@ -114,6 +114,16 @@ class BrowserCase(ChannelsLiveServerTestCase):
         return page
 
     @staticmethod
+    def resize_table(page, width: int, height: int) -> None:
+        """Set the viewport and wait for the table's render at that size: the page renders again 150 ms after a
+        resize, later on a loaded machine, and the action bar is fitted to its width then (what it shows before
+        that was fitted to the last size)."""
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(
+            "(size) => document.getElementById('game-root').dataset.renderedFor === size", arg=f"{width}x{height}"
+        )
+
+    @staticmethod
     def _time_frames(frames: list[tuple[float, str]], socket) -> None:
         socket.on("framereceived", lambda payload: frames.append((time.monotonic(), str(payload))))
 

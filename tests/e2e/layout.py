@@ -8,7 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import rules
 from games.models import Game, Seat
-from tests.e2e.base import ARTIFACTS
+from tests.e2e.base import ARTIFACTS, BrowserCase
 
 LAPTOPS = [(1280, 720), (1366, 768), (1920, 1080)]
 PHONE = (390, 844)
@@ -94,11 +94,7 @@ class LayoutSteps:
             # Up to 860 px wide the table is the phone's: the hand is a strip, and every spot a 44 px target.
             small = phone or width <= 860
             hand = "#hand-strip" if small else "#hand"
-            page.set_viewport_size({"width": width, "height": height})
-            # The page renders again 150 ms after a resize, later on a loaded machine: wait for that render.
-            page.wait_for_function(
-                "(size) => document.getElementById('game-root').dataset.renderedFor === size", arg=f"{width}x{height}"
-            )
+            BrowserCase.resize_table(page, width, height)
             page.wait_for_timeout(100)
             page.evaluate("window.scrollTo(0, 0)")
             problems = page.evaluate(PROBLEMS, {"hand": hand, "phone": small, "target": self.target})
