@@ -178,31 +178,3 @@ def pytest_terminal_summary(terminalreporter) -> None:
         names = sorted(p.name for p in ARTIFACTS.iterdir())
         terminalreporter.write_sep("-", f"test artifacts kept in {ARTIFACTS}")
         terminalreporter.write_line(", ".join(names))
-
-
-# The slowest modules (seconds from `make test`'s slowest list) start first, one group at the head of each xdist
-# worker's share. Worksteal hands each worker a contiguous half of the collection and steals from the ends of the
-# queues: a minute-long browser test collected last kept one worker busy alone at the end of a run.
-FIRST_ON_ONE_WORKER = ("tests/e2e/test_table_layout.py", "tests/test_make_run.py")
-FIRST_ON_THE_OTHER = (
-    "tests/e2e/test_whole_game.py",
-    "tests/api/test_schemathesis.py",
-    "tests/replays/test_stats_browser.py",
-)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return
-    slow = FIRST_ON_ONE_WORKER + FIRST_ON_THE_OTHER
-
-    def module(item: pytest.Item) -> str:
-        return item.nodeid.split("::")[0]
-
-    def group(names: tuple[str, ...]) -> list[pytest.Item]:
-        return sorted((i for i in items if module(i) in names), key=lambda i: names.index(module(i)))
-
-    one, other = group(FIRST_ON_ONE_WORKER), group(FIRST_ON_THE_OTHER)
-    rest = [i for i in items if module(i) not in slow]
-    head = max(0, len(items) // 2 - len(one))  # the first worker's half: `one`, then the rest up to the middle
-    items[:] = [*one, *rest[:head], *other, *rest[head:]]
