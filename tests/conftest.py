@@ -51,23 +51,15 @@ def redis_url() -> str:
     return url
 
 
-@pytest.fixture(scope="session", autouse=True)
-def cache_of_this_session():
-    """Start from an empty cache: each session builds a new test database whose games and users reuse the ids of
-    the last session's, and keys left by it (who is at a table, rate-limit counts) would apply to them."""
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Every test starts from an empty cache. Each session builds a new test database whose games and users reuse
+    the ids of the last session's, and keys left by it (who is at a table, rate-limit counts) would apply to them;
+    and the servers a test starts count in this worker's Redis database too: a fuzzer's or a proxy test's wrong
+    passwords from 127.0.0.1 locked a later test's log-in for a minute."""
     from django.core.cache import cache
 
     cache.clear()  # the fail-open cache does nothing when Redis is down
-
-
-@pytest.fixture(autouse=True)
-def cache_of_this_test():
-    """Leave an empty cache to the next test: the servers a test starts count in this worker's Redis database too,
-    and a fuzzer's or a proxy test's wrong passwords from 127.0.0.1 locked the next test's log-in for a minute."""
-    yield
-    from django.core.cache import cache
-
-    cache.clear()
 
 
 def _reset_channel_layers() -> None:

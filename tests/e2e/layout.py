@@ -8,7 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import rules
 from games.models import Game, Seat
-from tests.e2e.base import ARTIFACTS, BrowserCase
+from tests.e2e.base import ARTIFACTS
 
 LAPTOPS = [(1280, 720), (1366, 768), (1920, 1080)]
 PHONE = (390, 844)
@@ -94,7 +94,7 @@ class LayoutSteps:
             # Up to 860 px wide the table is the phone's: the hand is a strip, and every spot a 44 px target.
             small = phone or width <= 860
             hand = "#hand-strip" if small else "#hand"
-            BrowserCase.resize_table(page, width, height)
+            self.resize_table(page, width, height)
             page.wait_for_timeout(100)
             page.evaluate("window.scrollTo(0, 0)")
             problems = page.evaluate(PROBLEMS, {"hand": hand, "phone": small, "target": self.target})

@@ -324,8 +324,7 @@ class TableTests(BrowserCase):
     def check_phone(page) -> None:
         """On a phone a wide Seafarers map's frame fits the width (no sideways overflow: the board scrolls inside
         its frame when zoomed) and zooms with the buttons; the header is one slim row."""
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_function("() => document.getElementById('game-root').dataset.renderedFor === '390x844'")
+        BrowserCase.resize_table(page, 390, 844)
         board = "document.getElementById('board').getBoundingClientRect().width"
         assert page.evaluate("document.getElementById('board-wrap').getBoundingClientRect().width") <= 390
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
