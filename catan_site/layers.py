@@ -8,10 +8,15 @@ published without the lock that the stock layer holds for it.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import uuid
 from collections import OrderedDict
 from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
+
+logger = logging.getLogger(__name__)
 
 
 class PubSubChannelLayer(RedisPubSubChannelLayer):
@@ -33,6 +38,26 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         shard = layer._get_shard(channel)
         shard._ensure_redis()
         await shard._redis.publish(channel, self.serialize(message))
+
+    async def open_inbox(self, inbox: asyncio.Queue) -> str:
+        """A new channel of this process whose messages (and those of the groups it joins) go into `inbox`, as
+        raw bytes for `deserialize`: a consumer that reads its client's frames into the same queue waits on one
+        queue (catan_site/socket_loop.py), not on the two that Channels' loop races with a new task per message."""
+        layer = self._get_layer()
+        channel = f"{layer.prefix}specific.{uuid.uuid4().hex}"
+        layer.channels[channel] = inbox
+        await layer._get_shard(channel).subscribe(channel)
+        return channel
+
+    async def close_inbox(self, channel: str) -> None:
+        """The end of `open_inbox`'s channel (its groups are left by the consumer, as with Channels' loop)."""
+        layer = self._get_layer()
+        if layer.channels.pop(channel, None) is None:
+            return
+        try:
+            await layer._get_shard(channel).unsubscribe(channel)
+        except Exception:  # Redis gone: the subscription went with the connection
+            logger.warning("could not unsubscribe %s", channel, exc_info=True)
 
     def deserialize(self, message: bytes) -> Any:
         held = self._recent.get(id(message))

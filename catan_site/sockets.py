@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib import import_module
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -60,6 +61,21 @@ class SameOriginWebSockets:
         if not origin or not origin_allowed(origin, scope, trusted):
             return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)
+
+
+class SocketSession:
+    """Channels' SessionMiddleware for sockets (inside its CookieMiddleware), without the wrapper it puts around
+    every message sent: that wrapper acts only on an HTTP response's start (it saves the session and sets its
+    cookie), which a socket never sends, and it was a layer of calls on every frame of every move. The session is
+    loaded when first read (the user's lookup reads it); a consumer that changes it saves it itself."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.store = import_module(settings.SESSION_ENGINE).SessionStore
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        key = scope["cookies"].get(settings.SESSION_COOKIE_NAME)
+        return await self.inner({**scope, "session": self.store(key)}, receive, send)
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):

@@ -1,0 +1,77 @@
+"""A consumer's messages through one queue: its client's frames and the channel layer's, in arrival order.
+
+Channels' `AsyncConsumer` races two reads with `await_many_dispatch`: for every message an `asyncio.wait` over
+two tasks and a new task for the next read. A move's frame reaches every seat's socket this way, so that loop
+was about a sixth of a live server's time (docs/PERFORMANCE.md). Here the channel layer puts the socket's
+messages straight into one queue (`PubSubChannelLayer.open_inbox`), and one task reads the client's frames into
+the same queue, each only after the one before it was handled: as with Channels' loop, a client cannot queue
+more than the server's read buffer, and messages are handled one at a time, in order.
+
+Without the Redis Pub/Sub layer (the in-memory one of a site without Redis) Channels' own loop runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
+
+from .layers import PubSubChannelLayer
+
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+
+
+class OneQueueLoop:
+    """Mixin for an `AsyncConsumer` (first in its bases): the same handlers, dispatched from one queue."""
+
+    channel_layer_alias: str
+    dispatch: Callable[[dict[str, Any]], Awaitable[None]]
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Callable[..., Awaitable[None]]) -> None:
+        layer = get_channel_layer(self.channel_layer_alias)
+        if not isinstance(layer, PubSubChannelLayer):
+            await super().__call__(scope, receive, send)  # type: ignore[misc]
+            return
+        self.scope = scope
+        self.channel_layer = layer
+        self.base_send = send
+        inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.channel_name = await layer.open_inbox(inbox)
+        handled = asyncio.Event()
+        reader = asyncio.create_task(_read_client(receive, inbox, handled))
+        try:
+            while True:
+                message = await inbox.get()
+                if type(message) is bytes:
+                    await self.dispatch(layer.deserialize(message))
+                    continue
+                try:
+                    await self.dispatch(message)
+                finally:
+                    handled.set()
+        except StopConsumer:
+            pass
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+            await layer.close_inbox(self.channel_name)
+
+
+async def _read_client(receive: Receive, inbox: asyncio.Queue[Any], handled: asyncio.Event) -> None:
+    """The client's frames into `inbox`, one at a time: the next is read once the last was handled."""
+    while True:
+        handled.clear()
+        try:
+            message = await receive()
+        except Exception:  # the server's read failed: end the consumer as if the client had gone
+            inbox.put_nowait({"type": "websocket.disconnect", "code": 1011})
+            raise
+        inbox.put_nowait(message)
+        if message["type"] == "websocket.disconnect":
+            return
+        await handled.wait()
