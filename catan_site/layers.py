@@ -1,4 +1,5 @@
-"""The channel layer: channels_redis's Redis Pub/Sub layer, decoding each message once per process.
+"""The channel layer: channels_redis's Redis Pub/Sub layer, decoding each message once per process, and
+publishing from synchronous code without an event loop.
 
 A move is one group message holding every seat's frame (games/frames.py). The stock layer hands the raw
 bytes to each subscribed socket's queue and every socket decodes its own copy; here the first socket to read
@@ -10,11 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import uuid
 from collections import OrderedDict
 from typing import Any
 
+import redis
 from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import decode_hosts
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +33,36 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._recent: OrderedDict[int, tuple[bytes, Any]] = OrderedDict()
+        self._hosts = decode_hosts(kwargs.get("hosts"))
+        self._prefix = kwargs.get("prefix", "asgi")
+        self._sync_client: redis.Redis | None = None
+        self._sync_building = threading.Lock()
+
+    @property
+    def publishes_now(self) -> bool:
+        """Whether `publish_now` works: with one Redis server (several would need the layer's sharding)."""
+        return len(self._hosts) == 1
+
+    def publish_now(self, group: str, message: dict[str, Any]) -> None:
+        """`group_send` from synchronous code (a move's worker thread, a request, a task): one PUBLISH on a redis-py
+        client of the process, in the calling thread. asgiref's `async_to_sync` ran an event loop for each call,
+        and the socket's own move went back to its event loop to publish: a wake-up and the async client's
+        layers per move. One attempt, no retries: a Redis that is down costs the caller one refused connection
+        (the caller logs it; the move is stored, and clients resync)."""
+        client = self._sync_client
+        if client is None:
+            with self._sync_building:  # one client, one pool, however many threads publish first at once
+                client = self._sync_client
+                if client is None:
+                    options = dict(self._hosts[0])
+                    address = options.pop("address", None)
+                    options.update(socket_connect_timeout=1, socket_timeout=2, retry=Retry(NoBackoff(), 0))
+                    if address is not None:
+                        client = redis.Redis.from_url(address, **options)
+                    else:
+                        client = redis.Redis(**options)
+                    self._sync_client = client
+        client.publish(f"{self._prefix}__group__{group}", self.serialize(message))
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """PUBLISH without the shard's lock. The stock layer takes one asyncio lock per Redis host for every publish,

@@ -38,9 +38,12 @@ def _submit_collecting(**kwargs: Any) -> tuple[services.MoveResult, list[outbox.
 
 
 def _submit_fresh(kwargs: dict[str, Any]) -> tuple[services.MoveResult, list[outbox.Message]]:
+    """The move, and its frames published from this thread once it is stored, where the layer can: then the
+    event loop only answers the mover. Otherwise the messages go back for the loop to send."""
     # As before a request: the thread's connection is dropped first if it broke or outlived CONN_MAX_AGE.
     connections[DEFAULT_DB_ALIAS].close_if_unusable_or_obsolete()
-    return _submit_collecting(**kwargs)
+    result, messages = _submit_collecting(**kwargs)
+    return result, [] if outbox.publish_now(messages) else messages
 
 
 async def _submit_in_thread(**kwargs: Any) -> tuple[services.MoveResult, list[outbox.Message]]:

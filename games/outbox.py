@@ -9,8 +9,10 @@ Failures here are logged, never raised: the move is already stored. A lost frame
 resync (it sees a gap in `seq`, or the heartbeat's `seq`), a lost bot task by the bot sweep, a lost email task
 by the outbox flusher.
 
-Inside a socket's own handler, `collecting()` holds the channel-layer messages of a move instead of sending
-them, so that the async consumer sends them itself (`flush`) without a hop through `async_to_sync`.
+Channel-layer messages are published from the thread that committed (the Redis layer's `publish_now`); with a
+layer that cannot (the in-memory one), through an event loop. Inside a socket's own handler, `collecting()`
+holds a move's messages, so that they are sent once the move's worker thread is done with it, from that thread
+or by the consumer itself (`flush`), never through `async_to_sync`.
 """
 
 from __future__ import annotations
@@ -58,12 +60,15 @@ _held = threading.local()
 
 
 def _send_all(messages: list[Message]) -> None:
-    """Send every (group, event) in one trip to the event loop, or hold them for `flush` when collecting."""
+    """Send every (group, event): from this thread where the layer can (`publish_now`), else in one trip to an
+    event loop; or hold them for `flush` when collecting."""
     if not messages:
         return
     held = getattr(_held, "messages", None)
     if held is not None:
         held.extend(messages)
+        return
+    if publish_now(messages):
         return
     if _loop_running():
         # Synchronous code run by an event loop's thread (a sync library driving its own loop, such as a browser
@@ -82,6 +87,22 @@ def _send_all(messages: list[Message]) -> None:
             async_to_sync(flush)(messages)
     except Exception:  # the layer being down must not undo a stored move
         logger.exception("channel layer send failed")
+
+
+def publish_now(messages: list[Message]) -> bool:
+    """Publish these from this (synchronous) thread, if the channel layer can (one Redis server): True when it
+    did, failures logged (the move is stored; clients resync); False to send them through an event loop."""
+    layer = get_channel_layer()
+    if not getattr(layer, "publishes_now", False):
+        return False
+    for group, event in messages:
+        if timing.PREFIX:
+            event = {**event, "sent_at": time.time()}  # for the receiving sockets' delivery time
+        try:
+            layer.publish_now(group, event)
+        except Exception:  # the layer being down must not undo a stored move
+            logger.exception("channel layer send failed")
+    return True
 
 
 def _loop_running() -> bool:

@@ -85,3 +85,24 @@ async def test_a_closed_socket_leaves_nothing_subscribed(game_and_users):
     shard = loop_layer._get_shard(group_channel)
     subscribed = shard._subscribed_to
     assert group_channel not in subscribed and not opened & subscribed
+
+
+async def test_a_move_made_from_synchronous_code_is_published_without_an_event_loop(game_and_users, monkeypatch):
+    """A move stored by a request, a task or a socket's worker thread is published from that thread
+    (`PubSubChannelLayer.publish_now`): asgiref's `async_to_sync` ran an event loop for each broadcast, and a socket's
+    own move went back to its loop to publish."""
+    from games import outbox, services
+
+    def no_loop(*args, **kwargs):
+        raise AssertionError("a broadcast went through async_to_sync")
+
+    monkeypatch.setattr(outbox, "async_to_sync", no_loop)
+    game, (alice, bob) = game_and_users
+    b = await connect(game.pk, bob)
+    try:
+        state = await sync_to_async(lambda: rules.load(Game.objects.get(pk=game.pk).state))()
+        action = rules.legal_actions(state, 0)[0]
+        await sync_to_async(services.move_submit)(game_id=game.pk, user=alice, action=action, expected_seq=0)
+        assert (await receive_type(b, "update"))["seq"] == 1
+    finally:
+        await b.disconnect()

@@ -137,9 +137,11 @@ def test_every_thread_sees_the_site_s_celery_app():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_bots_keep_playing_when_the_request_s_broadcast_is_cancelled(monkeypatch):
+def test_bots_keep_playing_when_the_request_s_broadcast_is_cancelled(monkeypatch, memory_channel_layer):
     """A client leaving mid-request makes asgiref cancel what the request awaits: the broadcast of a stored move.
-    It is sent again, and the bots playing in-process after it go on until a person must act."""
+    It is sent again, and the bots playing in-process after it go on until a person must act. (A layer that
+    cannot publish from the request's thread, here the in-memory one: the Redis layer publishes there, with no
+    event loop to be cancelled.)"""
     import asyncio
 
     sent, cancelled = [], []
