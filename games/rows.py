@@ -1,7 +1,7 @@
 """Plain SQL for the rows a move touches: lock and read the game and its seats, append the move, save the game.
 
-On PostgreSQL a move is four statements: BEGIN, the game row locked with its seats, the new move rows and the
-game's update in one statement, COMMIT.
+On PostgreSQL a move is four statements in three round trips: BEGIN with the game row locked with its seats, the
+new move rows and the game's update in one statement, COMMIT.
 
 A move is the hot path of live play, and profiling showed the ORM's per-query work (building the SQL,
 resolving converters, instantiating through descriptors) costing about four times the query itself: ~1.6 ms
@@ -30,6 +30,9 @@ from .models import Game, Move, Seat
 # The move path neither reads nor needs the game's timestamps (psycopg converts each in Python, a sixth of the
 # row-reading time); it only sets `deadline` and `finished_at`.
 _NOT_FOR_MOVES = {"created_at", "started_at", "finished_at", "deadline", "bot_turn_since", "bot_secret"}
+
+
+PREPARE_NOTHING_ELSE = 2**31 - 1  # psycopg's count of a statement's executions before it prepares one itself
 
 
 @cache
@@ -87,12 +90,47 @@ def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = N
 
     db.ensure_connection()
     start = time.monotonic()
-    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
+    pg = db.connection
+    if pg.prepare_threshold is None:
+        # Django opens psycopg's connections with automatic preparing off, and psycopg then prepares nothing, not
+        # even a statement asked for by `prepare=True`: a threshold never reached lets exactly those be prepared.
+        pg.prepare_threshold = PREPARE_NOTHING_ELSE
+    with db.wrap_database_errors, psycopg.Cursor(pg) as cursor:
         cursor.execute(sql, params, prepare=settings.DB_PREPARED_STATEMENTS)
         result = fetch(cursor) if fetch else None
     if db.queries_logged:
         db.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
     return result
+
+
+def _opens_transaction(db: Any) -> bool:
+    """Whether the next statement opens Django's transaction (an atomic block that has sent nothing yet): psycopg
+    would then send BEGIN on its own first, and wait for its answer."""
+    from psycopg.pq import TransactionStatus  # psycopg is loaded only on PostgreSQL
+
+    db.ensure_connection()
+    pg = db.connection
+    return db.in_atomic_block and not pg.autocommit and pg.info.transaction_status == TransactionStatus.IDLE
+
+
+def _begin_and_fetch_one(db: Any, sql: str, params: list[Any]) -> tuple | None:
+    """BEGIN and this statement in one round trip, not two, and its first row. psycopg's own flag is set to
+    autocommit, so that it sends no BEGIN of its own, and both go as one simple query, bound on the client
+    (PostgreSQL plans the lock each time, as it did before; a statement prepared by name would not survive
+    psycopg's DEALLOCATE ALL after a rollback). Django's transaction goes on unchanged: its COMMIT or ROLLBACK
+    ends it."""
+    import psycopg  # loaded only on PostgreSQL
+
+    start = time.monotonic()
+    pg = db.connection
+    pg.autocommit = True
+    with db.wrap_database_errors, psycopg.ClientCursor(pg) as cursor:
+        cursor.execute(f"BEGIN; {sql}", params)
+        cursor.nextset()  # BEGIN's answer comes first
+        row = cursor.fetchone()
+    if db.queries_logged:
+        db.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
+    return row
 
 
 @dataclass(slots=True)
@@ -127,7 +165,10 @@ def lock_game(game_id: int, known_state: str | None = None) -> Game | None:
     sql = f"SELECT {columns}{seats} FROM {table} WHERE {table}.id = %s"
     if db.features.has_select_for_update:
         sql += " FOR UPDATE"
-    row = _execute(sql, params, lambda cursor: cursor.fetchone())
+    if postgres and _opens_transaction(db):
+        row = _begin_and_fetch_one(db, sql, params)
+    else:
+        row = _execute(sql, params, lambda cursor: cursor.fetchone())
     if row is None:
         return None
     game = _build(Game, row[: len(names)], names, converters)

@@ -174,3 +174,33 @@ def test_a_live_move_costs_a_handful_of_statements(django_assert_max_num_queries
         services.move_submit(game_id=game.pk, user=users[0], action=action, expected_seq=game.seq)
     assert Move.objects.filter(game=game, seq=1).exists()
     assert len(captured.captured_queries) >= 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_move_is_three_round_trips_to_postgresql_and_its_write_is_prepared(tmp_path, postgres):
+    """Issue "Live play": psycopg sent the transaction's BEGIN on its own and waited for it, a fourth round trip of
+    the move's thread; and the statement asked to be prepared was not (Django turns psycopg's preparing off), so
+    PostgreSQL parsed and planned the move's write, with its whole snapshot, each time. BEGIN now goes with the
+    game's lock, and the write is prepared once per connection. Read from libpq's trace of the connection's
+    messages: each round trip ends with PostgreSQL's ReadyForQuery."""
+    from psycopg import pq
+
+    game, users = started_game(humans=2, bots=2)
+    services.move_submit(game_id=game.pk, user=users[0], action=first_legal(game, 0), expected_seq=0)  # prepares
+    action = first_legal(game, 0)
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    trace = tmp_path / "trace.txt"
+    with trace.open("w") as out:
+        pgconn.trace(out.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            services.move_submit(game_id=game.pk, user=users[0], action=action, expected_seq=1)
+        finally:
+            pgconn.untrace()
+    messages = trace.read_text().splitlines()
+    assert Move.objects.filter(game=game, seq=2).exists()
+    log = "\n".join(line[:200] for line in messages)
+    assert sum("ReadyForQuery" in line for line in messages) == 3, log
+    assert any('Query\t "BEGIN; SELECT' in line for line in messages), log
+    assert not any("Parse" in line for line in messages), log  # the write is not parsed again: prepared
