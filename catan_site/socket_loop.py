@@ -4,8 +4,10 @@ Channels' `AsyncConsumer` races two reads with `await_many_dispatch`: for every 
 two tasks and a new task for the next read. A move's frame reaches every seat's socket this way, so that loop
 was about a sixth of a live server's time (docs/PERFORMANCE.md). Here the channel layer puts the socket's
 messages straight into one queue (`PubSubChannelLayer.open_inbox`), and one task reads the client's frames into
-the same queue, each only after the one before it was handled: as with Channels' loop, a client cannot queue
-more than the server's read buffer, and messages are handled one at a time, in order.
+the same queue. Messages are handled one at a time, in order; the reader waits only while CLIENT_AHEAD of the
+client's frames are queued and not yet handled, so a client cannot queue more than that (as with Channels' loop,
+which read a frame only once the last was handled), and a frame that finds the socket idle costs no extra
+wake-up of the reader.
 
 Without the Redis Pub/Sub layer (the in-memory one of a site without Redis) Channels' own loop runs.
 """
@@ -41,8 +43,8 @@ class OneQueueLoop:
         self.base_send = send
         inbox: asyncio.Queue[Any] = asyncio.Queue()
         self.channel_name = await layer.open_inbox(inbox)
-        handled = asyncio.Event()
-        reader = asyncio.create_task(_read_client(receive, inbox, handled))
+        backlog = _Backlog()
+        reader = asyncio.create_task(_read_client(receive, inbox, backlog))
         try:
             while True:
                 message = await inbox.get()
@@ -52,7 +54,7 @@ class OneQueueLoop:
                 try:
                     await self.dispatch(message)
                 finally:
-                    handled.set()
+                    backlog.handled()
         except StopConsumer:
             pass
         finally:
@@ -62,16 +64,40 @@ class OneQueueLoop:
             await layer.close_inbox(self.channel_name)
 
 
-async def _read_client(receive: Receive, inbox: asyncio.Queue[Any], handled: asyncio.Event) -> None:
-    """The client's frames into `inbox`, one at a time: the next is read once the last was handled."""
+CLIENT_AHEAD = 4  # the client's frames queued and not yet handled before the reader waits
+
+
+class _Backlog:
+    """How many of the client's frames are queued and not yet handled; the reader waits while there are too many."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.room = asyncio.Event()
+
+    def queued(self) -> None:
+        self.count += 1
+
+    def handled(self) -> None:
+        self.count -= 1
+        if self.count < CLIENT_AHEAD:
+            self.room.set()
+
+    async def wait_for_room(self) -> None:
+        while self.count >= CLIENT_AHEAD:
+            self.room.clear()
+            await self.room.wait()
+
+
+async def _read_client(receive: Receive, inbox: asyncio.Queue[Any], backlog: _Backlog) -> None:
+    """The client's frames into `inbox`, never more than CLIENT_AHEAD of them waiting to be handled."""
     while True:
-        handled.clear()
+        await backlog.wait_for_room()
         try:
             message = await receive()
         except Exception:  # the server's read failed: end the consumer as if the client had gone
             inbox.put_nowait({"type": "websocket.disconnect", "code": 1011})
             raise
+        backlog.queued()
         inbox.put_nowait(message)
         if message["type"] == "websocket.disconnect":
             return
-        await handled.wait()

@@ -15,6 +15,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils.functional import empty
 from django.utils.translation import gettext as _
 
 from catan_site.socket_loop import OneQueueLoop
@@ -140,7 +141,11 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         timing.ensure_watching()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.user = self.scope.get("user")
+        # The user AuthMiddleware resolved, out of its lazy wrapper: a move reads the user's id and flags a few
+        # times, in the worker thread, and each read through the wrapper was a call of its own.
+        user = self.scope.get("user")
+        wrapped = getattr(user, "_wrapped", empty)
+        self.user = user if wrapped is empty else wrapped
         # The key of this socket's user in a move's seat map, resolved once: a socket's user never changes, and
         # each forwarded frame would otherwise go through the lazy user object (`access.seat_index_in`).
         self.user_key = str(self.user.pk) if self.user is not None and self.user.is_authenticated else None

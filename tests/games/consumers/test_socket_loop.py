@@ -106,3 +106,37 @@ async def test_a_move_made_from_synchronous_code_is_published_without_an_event_l
         assert (await receive_type(b, "update"))["seq"] == 1
     finally:
         await b.disconnect()
+
+
+async def test_a_client_cannot_queue_more_than_a_few_frames_while_one_is_handled(game_and_users, monkeypatch):
+    """While a move is being stored, the socket reads at most CLIENT_AHEAD of the client's frames ahead: the rest
+    stay unread (the server's read buffer, then TCP's window, hold the client back), and all are answered in
+    order once the move is done."""
+    import threading
+
+    from catan_site.socket_loop import CLIENT_AHEAD
+    from games import services
+
+    game, (alice, _bob) = game_and_users
+    release = threading.Event()
+    real = services.move_submit
+
+    def slow(**kwargs):
+        release.wait(10)
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "move_submit", slow)
+    a = await connect(game.pk, alice)
+    try:
+        state = await sync_to_async(lambda: rules.load(Game.objects.get(pk=game.pk).state))()
+        await a.send_json_to({"type": "move", "action": rules.legal_actions(state, 0)[0], "seq": 0, "key": "k1"})
+        for n in range(10):
+            await a.send_json_to({"type": "ping", "n": n})
+        await asyncio.sleep(0.3)
+        assert a.input_queue.qsize() == 10 - (CLIENT_AHEAD - 1)  # the move and CLIENT_AHEAD - 1 pings were read
+        release.set()
+        kinds = [(await a.receive_json_from(timeout=5))["type"] for _ in range(12)]
+        assert [kind for kind in kinds if kind != "update"] == ["ack"] + ["pong"] * 10, kinds
+    finally:
+        release.set()
+        await a.disconnect()
