@@ -95,7 +95,11 @@ def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = N
         # Django opens psycopg's connections with automatic preparing off, and psycopg then prepares nothing, not
         # even a statement asked for by `prepare=True`: a threshold never reached lets exactly those be prepared.
         pg.prepare_threshold = PREPARE_NOTHING_ELSE
-    with db.wrap_database_errors, psycopg.Cursor(pg) as cursor:
+    # One cursor per connection, kept between moves: a new one also built new dumpers for the JSON parameters.
+    cursor = db.__dict__.get("_move_cursor")
+    if cursor is None or cursor.closed or cursor.connection is not pg:
+        cursor = db.__dict__["_move_cursor"] = psycopg.Cursor(pg)
+    with db.wrap_database_errors:
         cursor.execute(sql, params, prepare=settings.DB_PREPARED_STATEMENTS)
         result = fetch(cursor) if fetch else None
     if db.queries_logged:
