@@ -104,7 +104,7 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "catan_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ, BASE_DIR)}
-# A move's statements are prepared once per connection on PostgreSQL (games/rows.py). Turn off behind a pooler
+# A move's write is prepared once per connection on PostgreSQL (games/rows.py). Turn off behind a pooler
 # that cannot keep prepared statements (PgBouncer in transaction mode before 1.21).
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 # The browser tests run the site in a second process: it needs the test database's name spelled out. (The suite
