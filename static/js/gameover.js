@@ -62,8 +62,11 @@ export function renderGameOver() {
   const justEnded = section.hidden && app.playing;
   section.hidden = false;
   const actions = gameOverActions(section, body);
-  body.replaceChildren();
-  body.append(node("h2", { id: "winner", text: t("winner", { who: seatName(view.winner) }) }), actions);
+  // The buttons stay in the page across renders: a render (a resize, a chat line) between the press and the release
+  // of Rematch took the button out and put it back, and the click was lost.
+  for (const child of [...body.children]) if (child !== actions) child.remove();
+  if (actions.parentNode !== body) body.append(actions);
+  body.insertBefore(node("h2", { id: "winner", text: t("winner", { who: seatName(view.winner) }) }), actions);
   const table = node("table", { class: "final-scores", id: "final-scores" });
   table.append(node("thead", {}, node("tr", {},
     node("th", { text: t("player") }), node("th", { class: "num", text: t("victory_points") }),

@@ -298,7 +298,7 @@ class TableTests(BrowserCase):
             assert 0 <= top < height / 2, f"the end panel starts at {top} in {width}x{height}"
             page.screenshot(path=str(ARTIFACTS / f"end-{width}x{height}.png"))
         assert not page.errors, page.errors
-        page.set_viewport_size({"width": VIEWPORTS[0][0], "height": VIEWPORTS[0][1]})
+        self.resize_table(page, *VIEWPORTS[0])
         page.click("#btn-rematch")
         page.wait_for_selector("#start-game")
         assert Game.objects.filter(status=Game.Status.WAITING).count() == 1
