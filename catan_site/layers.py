@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import uuid
 from collections import OrderedDict
 from typing import Any
 
@@ -80,9 +79,8 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         raw bytes for `deserialize`: a consumer that reads its client's frames into the same queue waits on one
         queue (catan_site/socket_loop.py), not on the two that Channels' loop races with a new task per message."""
         layer = self._get_layer()
-        channel = f"{layer.prefix}specific.{uuid.uuid4().hex}"
-        layer.channels[channel] = inbox
-        await layer._get_shard(channel).subscribe(channel)
+        channel = await layer.new_channel()  # named and subscribed by channels_redis, with a queue of its own
+        layer.channels[channel] = inbox  # nothing can have reached that queue: the channel is in no group yet
         return channel
 
     async def close_inbox(self, channel: str) -> None:

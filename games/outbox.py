@@ -96,13 +96,16 @@ def publish_now(messages: list[Message]) -> bool:
     if not getattr(layer, "publishes_now", False):
         return False
     for group, event in messages:
-        if timing.PREFIX:
-            event = {**event, "sent_at": time.time()}  # for the receiving sockets' delivery time
         try:
-            layer.publish_now(group, event)
+            layer.publish_now(group, _stamped(event))
         except Exception:  # the layer being down must not undo a stored move
             logger.exception("channel layer send failed")
     return True
+
+
+def _stamped(event: dict[str, Any]) -> dict[str, Any]:
+    """The event, with the time it is sent when the servers time moves (the receiving sockets' delivery time)."""
+    return {**event, "sent_at": time.time()} if timing.PREFIX else event
 
 
 def _loop_running() -> bool:
@@ -131,10 +134,8 @@ async def flush(messages: list[Message]) -> None:
     if layer is None:
         return
     for group, event in messages:
-        if timing.PREFIX:
-            event = {**event, "sent_at": time.time()}  # for the receiving sockets' delivery time
         try:
-            await layer.group_send(group, event)
+            await layer.group_send(group, _stamped(event))
         except Exception:  # the move is stored; clients resync
             logger.exception("channel layer send failed")
 

@@ -102,8 +102,7 @@ def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = N
     with db.wrap_database_errors:
         cursor.execute(sql, params, prepare=settings.DB_PREPARED_STATEMENTS)
         result = fetch(cursor) if fetch else None
-    if db.queries_logged:
-        db.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
+    _logged(db, sql, start)
     return result
 
 
@@ -132,9 +131,15 @@ def _begin_and_fetch_one(db: Any, sql: str, params: list[Any]) -> tuple | None:
         cursor.execute(f"BEGIN; {sql}", params)
         cursor.nextset()  # BEGIN's answer comes first
         row = cursor.fetchone()
+    _logged(db, sql, start)
+    return row
+
+
+def _logged(db: Any, sql: str, start: float) -> None:
+    """The statement in `connection.queries` (when Django keeps them: DEBUG, the query-count tests), as Django's
+    own cursors log theirs."""
     if db.queries_logged:
         db.queries_log.append({"sql": sql, "time": f"{time.monotonic() - start:.3f}"})
-    return row
 
 
 @dataclass(slots=True)
