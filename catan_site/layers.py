@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import os
 import threading
 from collections import OrderedDict
 from typing import Any
 
 import redis
-from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
 from channels_redis.utils import decode_hosts
 from redis.backoff import NoBackoff
 from redis.retry import Retry
@@ -34,8 +36,19 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         self._recent: OrderedDict[int, tuple[bytes, Any]] = OrderedDict()
         self._hosts = decode_hosts(kwargs.get("hosts"))
         self._prefix = kwargs.get("prefix", "asgi")
-        self._sync_client: redis.Redis | None = None
+        self._sync_pool: redis.ConnectionPool | None = None
         self._sync_building = threading.Lock()
+        self._sync_local = threading.local()
+
+    def _get_layer(self) -> Any:
+        """The stock per-event-loop layer, its shards reading their subscription the lean way (`_LeanShard`)."""
+        layer = self._layers.get(asyncio.get_running_loop())
+        if layer is None:
+            layer = super()._get_layer()
+            for shard in layer._shards:
+                if type(shard) is RedisSingleShardConnection:
+                    shard.__class__ = _LeanShard
+        return layer
 
     @property
     def publishes_now(self) -> bool:
@@ -43,25 +56,43 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         return len(self._hosts) == 1
 
     def publish_now(self, group: str, message: dict[str, Any]) -> None:
-        """`group_send` from synchronous code (a move's worker thread, a request, a task): one PUBLISH on a redis-py
-        client of the process, in the calling thread. asgiref's `async_to_sync` ran an event loop for each call,
+        """`group_send` from synchronous code (a move's worker thread, a request, a task): one PUBLISH on the calling
+        thread's own redis-py connection. asgiref's `async_to_sync` ran an event loop for each call,
         and the socket's own move went back to its event loop to publish: a wake-up and the async client's
         layers per move. One attempt, no retries: a Redis that is down costs the caller one refused connection
         (the caller logs it; the move is stored, and clients resync)."""
-        client = self._sync_client
-        if client is None:
-            with self._sync_building:  # one client, one pool, however many threads publish first at once
-                client = self._sync_client
-                if client is None:
+        channel = f"{self._prefix}__group__{group}"
+        connection = self._sync_connection()
+        try:
+            connection.send_packed_command(connection.pack_command("PUBLISH", channel, self.serialize(message)), False)
+            connection.read_response()
+        except BaseException:
+            connection.disconnect()  # a reply may be owed: the next publish starts on a new connection
+            raise
+
+    def _sync_connection(self) -> redis.Connection:
+        """This thread's own connection for `publish_now` (made on first use, and again in a forked child): a
+        publish neither takes one from a pool and gives it back nor goes through the client's command and retry
+        layers, which were most of a move's PUBLISH in the profile (docs/PERFORMANCE.md)."""
+        held = getattr(self._sync_local, "held", None)
+        if held is not None and held[0] == os.getpid():
+            return held[1]
+        pool = self._sync_pool
+        if pool is None or pool.pid != os.getpid():
+            with self._sync_building:  # one pool (the connection settings) per process
+                pool = self._sync_pool
+                if pool is None or pool.pid != os.getpid():
                     options = dict(self._hosts[0])
                     address = options.pop("address", None)
                     options.update(socket_connect_timeout=1, socket_timeout=2, retry=Retry(NoBackoff(), 0))
                     if address is not None:
-                        client = redis.Redis.from_url(address, **options)
+                        pool = redis.ConnectionPool.from_url(address, **options)
                     else:
-                        client = redis.Redis(**options)
-                    self._sync_client = client
-        client.publish(f"{self._prefix}__group__{group}", self.serialize(message))
+                        pool = redis.ConnectionPool(**options)
+                    self._sync_pool = pool
+        connection = pool.make_connection()
+        self._sync_local.held = (os.getpid(), connection)
+        return connection
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """PUBLISH without the shard's lock. The stock layer takes one asyncio lock per Redis host for every publish,
@@ -102,3 +133,37 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         if len(self._recent) > self.RECENT:
             self._recent.popitem(last=False)
         return decoded
+
+
+class _LeanShard(RedisSingleShardConnection):
+    """channels_redis's connection to one Redis server, whose receiving task reads the subscription's messages
+    straight off the connection. The stock task asked redis-py's `PubSub.get_message` with a 0.1 s timeout: per
+    message a timeout context, the client's retry and command layers and a message dict, a tenth of a live
+    server's time (docs/PERFORMANCE.md), and ten wake-ups a second when idle. Anything but a plain message (a
+    subscription's confirmation, a pong) goes through redis-py's own handling; with the connection gone, the stock
+    read reconnects (redis-py's retry, which subscribes again to every channel)."""
+
+    async def _do_receiving(self) -> None:
+        while True:
+            try:
+                pubsub = self._pubsub
+                if pubsub is None or not pubsub.subscribed:
+                    await asyncio.sleep(0.1)
+                    continue
+                connection = pubsub.connection
+                if connection is None or not connection.is_connected:
+                    self._receive_message(await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1))
+                    continue
+                try:
+                    response = await connection.read_response(timeout=math.inf)
+                except redis.ConnectionError:  # disconnected by redis-py: the next turn reconnects
+                    continue
+                if type(response) is list and len(response) == 3 and response[0] == b"message":
+                    self._receive_message({"channel": response[1], "data": response[2]})
+                else:
+                    self._receive_message(await pubsub.handle_message(response, ignore_subscribe_messages=True))
+            except (TimeoutError, asyncio.CancelledError, GeneratorExit):
+                raise
+            except BaseException:
+                logger.exception("Unexpected exception in receive task")
+                await asyncio.sleep(1)
