@@ -129,6 +129,13 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
         """Frames by orjson (the opening state frame is the largest), as the move's frames are."""
         return json_dumps(content)
 
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        """A frame straight to the server's send: through Channels' `send_json`, `send` and `send` again it was a
+        call each (the mover's ack, every move), with the same message at the end."""
+        await self.base_send({"type": "websocket.send", "text": json_dumps(content)})
+        if close:
+            await self.close()
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its `aclose_old_connections()` before every message: that is a hop to the
         sync thread for each frame forwarded to each seat, a fifth of a live server's time. Every database call

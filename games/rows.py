@@ -22,6 +22,8 @@ from typing import Any
 import orjson
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 
 from .fields import JSONTextField, json_dumps
@@ -67,13 +69,25 @@ def _prep(field: models.Field, value: Any) -> Any:
     return field.get_db_prep_save(value, connection)
 
 
-def _build(model: type[models.Model], row: tuple, names: list[str], converters: list[list[Any]]) -> Any:
-    values = []
-    for value, funcs in zip(row, converters, strict=True):
-        for func in funcs:
-            value = func(value, None, connection)
-        values.append(value)
-    return model.from_db(connection.alias, names, values)
+def _build(model: type[models.Model], row: tuple, names: list[str], converters: list[list[Any]], db: Any) -> Any:
+    """The instance `model.from_db` would build from these columns (the others deferred), without its
+    `Model.__init__` (a call per field through the descriptors) where no receiver listens to the model's init
+    signals. A profile put `from_db` at 2% of a live move's server time."""
+    values = list(row)
+    for index, funcs in enumerate(converters):
+        if funcs:
+            value = values[index]
+            for func in funcs:
+                value = func(value, None, db)
+            values[index] = value
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(db.alias, names, values)
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(names, values, strict=True))
+    state = instance._state = ModelState()
+    state.adding = False
+    state.db = db.alias
+    return instance
 
 
 def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = None) -> Any:
@@ -180,7 +194,7 @@ def lock_game(game_id: int, known_state: str | None = None) -> Game | None:
         row = _execute(sql, params, lambda cursor: cursor.fetchone())
     if row is None:
         return None
-    game = _build(Game, row[: len(names)], names, converters)
+    game = _build(Game, row[: len(names)], names, converters, db)
     if postgres:
         game._seat_rows = {s[0]: SeatRow(*s) for s in orjson.loads(row[-1] or "[]")}
     return game

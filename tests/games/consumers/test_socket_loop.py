@@ -140,3 +140,25 @@ async def test_a_client_cannot_queue_more_than_a_few_frames_while_one_is_handled
     finally:
         release.set()
         await a.disconnect()
+
+
+async def test_a_game_socket_writes_its_frames_without_channels_send_layers(game_and_users, monkeypatch):
+    """The mover's ack (and every other frame the socket writes itself) goes to the server's send in one call, not
+    through Channels' `send_json`, `send` and `send` again: a call each per frame."""
+    from channels.generic.websocket import AsyncWebsocketConsumer
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a frame went through Channels' AsyncWebsocketConsumer.send")
+
+    monkeypatch.setattr(AsyncWebsocketConsumer, "send", refused)
+    game, (alice, _bob) = game_and_users
+    a = await connect(game.pk, alice)
+    try:
+        state = await sync_to_async(lambda: rules.load(Game.objects.get(pk=game.pk).state))()
+        await a.send_json_to({"type": "move", "action": rules.legal_actions(state, 0)[0], "seq": 0, "key": "k1"})
+        ack = await receive_type(a, "ack")
+        assert ack == {"type": "ack", "seq": 1, "key": "k1", "duplicate": False}
+        await a.send_json_to({"type": "nonsense"})
+        assert (await receive_type(a, "error"))["code"] == "unknown_type"
+    finally:
+        await a.disconnect()

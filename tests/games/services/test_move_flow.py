@@ -204,3 +204,33 @@ def test_a_live_move_is_three_round_trips_to_postgresql_and_its_write_is_prepare
     assert sum("ReadyForQuery" in line for line in messages) == 3, log
     assert any('Query\t "BEGIN; SELECT' in line for line in messages), log
     assert not any("Parse" in line for line in messages), log  # the write is not parsed again: prepared
+
+
+def test_the_locked_game_is_the_row_the_orm_reads(postgres):
+    """`rows.lock_game` builds the game without `Model.__init__`: the same field values as the ORM's instance, the
+    move path's unread fields deferred (read on access), and an instance Django saves as an existing row."""
+    from django.db import transaction
+    from django.db.models.signals import post_init
+
+    from games import rows
+
+    game, _ = started_game(humans=2, bots=1)
+    orm = Game.objects.get(pk=game.pk)
+    with transaction.atomic():
+        locked = rows.lock_game(game.pk)
+    assert type(locked) is Game and not locked._state.adding and locked._state.db == "default"
+    assert locked.get_deferred_fields() == rows._NOT_FOR_MOVES
+    for field in Game._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(orm, field.attname), field.name  # deferred ones: a query
+    locked.name = "Renamed"
+    locked.save(update_fields=["name"])
+    assert Game.objects.get(pk=game.pk).name == "Renamed"
+
+    seen = []
+    post_init.connect(lambda instance, **kwargs: seen.append(instance), sender=Game, weak=False, dispatch_uid="t")
+    try:
+        with transaction.atomic():
+            again = rows.lock_game(game.pk)
+    finally:
+        post_init.disconnect(sender=Game, dispatch_uid="t")
+    assert seen == [again]  # with an init receiver, Django's own `from_db`
