@@ -22,16 +22,21 @@ def game_and_users(redis_channel_layer):
     return started_game(humans=2, bots=1)
 
 
+def _refuse(monkeypatch, owner, name: str, what: str) -> None:
+    """`owner.name` fails the test if called."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError(what)
+
+    monkeypatch.setattr(owner, name, refused)
+
+
 async def test_game_sockets_do_not_race_two_reads_per_message(game_and_users, monkeypatch):
     """Issue "Live play": Channels' loop waits on the client and the layer with `asyncio.wait` over two tasks and
     a new task per message, about a sixth of a live server's time. The game socket reads one queue instead: a
     whole move, its ack and every seat's update, goes by without Channels' loop."""
     game, (alice, bob) = game_and_users
-
-    def refused(*args, **kwargs):
-        raise AssertionError("the game socket ran Channels' await_many_dispatch")
-
-    monkeypatch.setattr(channels_consumer, "await_many_dispatch", refused)
+    _refuse(monkeypatch, channels_consumer, "await_many_dispatch", "the game socket ran Channels' await_many_dispatch")
     a, b = await connect(game.pk, alice), await connect(game.pk, bob)
     try:
         state = await sync_to_async(lambda: rules.load(Game.objects.get(pk=game.pk).state))()
@@ -92,11 +97,7 @@ async def test_a_move_made_from_synchronous_code_is_published_without_an_event_l
     (`PubSubChannelLayer.publish_now`): asgiref's `async_to_sync` ran an event loop for each broadcast, and a socket's
     own move went back to its loop to publish."""
     from games import outbox, services
-
-    def no_loop(*args, **kwargs):
-        raise AssertionError("a broadcast went through async_to_sync")
-
-    monkeypatch.setattr(outbox, "async_to_sync", no_loop)
+    _refuse(monkeypatch, outbox, "async_to_sync", "a broadcast went through async_to_sync")
     game, (alice, bob) = game_and_users
     b = await connect(game.pk, bob)
     try:
@@ -146,11 +147,7 @@ async def test_a_game_socket_writes_its_frames_without_channels_send_layers(game
     """The mover's ack (and every other frame the socket writes itself) goes to the server's send in one call, not
     through Channels' `send_json`, `send` and `send` again: a call each per frame."""
     from channels.generic.websocket import AsyncWebsocketConsumer
-
-    def refused(*args, **kwargs):
-        raise AssertionError("a frame went through Channels' AsyncWebsocketConsumer.send")
-
-    monkeypatch.setattr(AsyncWebsocketConsumer, "send", refused)
+    _refuse(monkeypatch, AsyncWebsocketConsumer, "send", "a frame went through Channels' AsyncWebsocketConsumer.send")
     game, (alice, _bob) = game_and_users
     a = await connect(game.pk, alice)
     try:
