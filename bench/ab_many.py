@@ -51,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
                 order = refs[number % len(refs) :] + refs[: number % len(refs)]
                 for ref in order[::-1] if number % 2 else order:
                     output = run_side(sides[ref], *urls[ref], load_args)
-                    paced, flat = parse(output)["paced"], parse(output)["flat"]
+                    found = parse(output)
+                    paced, flat = found["paced"], found["flat"]
                     stages = {name: f"{p99}/{top}" for name, p99, top in STAGE.findall(output)}
                     print(
                         f"round {number + 1} {ref}: paced {paced['p50']}/{paced['p95']}/{paced['p99']} ms, server CPU "

@@ -1,6 +1,6 @@
 """The servers' CPU with every socket connected and no move made: what a paced move's CPU figure carries of
 keep-alives, timers and polling. Same servers, games and clients as bench/load.py (its defaults: the machine's
-PostgreSQL and Redis).
+PostgreSQL and Redis), in its "idle" mode.
 
     .venv/bin/python bench/idle.py --games 100 --servers 2 --seconds 20
 """
@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,10 +16,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import load  # noqa: E402  (after the root is on the path)
-
-
-async def _no_moves(game: load.Game, mode: str, stop: asyncio.Event, seed: int) -> None:
-    await stop.wait()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,26 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/catan_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/3")
     args = parser.parse_args(argv)
-    env = load.bench_env(args.database_url, args.redis_url)
-    load.ensure_database(args.database_url)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    os.environ.update(env)
-    import django  # after the environment above names the settings and the database
-
-    django.setup()
-    load.drive = _no_moves  # every seat connects and reads; nobody moves
-    servers = load.start_servers(args.servers, env)
-    try:
-        result = asyncio.run(
-            load.run_mode(
-                load.make_games(args.games), "paced", args.seconds, args.servers, [server.pid for server in servers]
-            )
-        )
-    finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(timeout=10)
+    with load.serving(args.database_url, args.redis_url, args.servers) as pids:
+        result = asyncio.run(load.run_mode(load.make_games(args.games), "idle", args.seconds, args.servers, pids))
     # With no move, run_mode's "per move" figures are the window's totals (it divides by at least one move).
     print(
         f"idle: {args.games * 4} sockets on {args.servers} server(s): "

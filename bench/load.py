@@ -27,6 +27,8 @@ import tempfile
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -201,6 +203,11 @@ async def submit(game: Game, rng: random.Random, track: bool) -> bool:
 
 
 async def drive(game: Game, mode: str, stop: asyncio.Event, seed: int) -> None:
+    """Moves for one game: one a second on average ("paced"), each as soon as the last is answered ("flat"), or
+    none ("idle": every seat connected and reading, bench/idle.py)."""
+    if mode == "idle":
+        await stop.wait()
+        return
     rng = random.Random(seed)
     while not stop.is_set() and not game.over:
         if mode == "paced":
@@ -430,6 +437,35 @@ def per_move_costs(long_moves: int) -> dict:
     }
 
 
+@contextmanager
+def serving(
+    database_url: str, redis_url: str, servers: int, server: str = "uvicorn", stages: bool = False
+) -> Iterator[list[int]]:
+    """The database migrated, Django set up in this process (make_games writes through the ORM), and `servers`
+    ASGI server processes started; their PIDs, and the servers stopped afterwards."""
+    env = bench_env(database_url, redis_url)
+    if stages:
+        env["MOVE_TIMINGS"] = str(TIMINGS)
+    ensure_database(database_url)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django  # once the environment above names the settings and the database
+
+    django.setup()
+    started = start_servers(servers, env, server)
+    try:
+        yield [process.pid for process in started]
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100)
@@ -456,30 +492,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    env = bench_env(args.database_url, args.redis_url)
-    if args.stages:
-        env["MOVE_TIMINGS"] = str(TIMINGS)
-    ensure_database(args.database_url)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    servers = start_servers(args.servers, env, args.server)
-    try:
-        pids = [server.pid for server in servers]
+    with serving(args.database_url, args.redis_url, args.servers, args.server, args.stages) as pids:
         results = []
         for mode, seconds in [("paced", args.paced_seconds)] * args.runs + [("flat", args.flat_seconds)] * args.runs:
             results.append(asyncio.run(run_mode(make_games(args.games), mode, seconds, args.servers, pids)))
-    finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
     costs = per_move_costs(args.long_moves) if args.long_moves else None
     lines = [
         f"Servers: {args.servers} {args.server} process(es), PostgreSQL + Redis, DEBUG off; {args.games} games of 4 "
