@@ -41,7 +41,8 @@ def _processes_under(folder: Path) -> list[int]:
 
 class Stack:
     def __init__(self, folder: Path, port: int) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        # As a newcomer's shell: no service URLs, and the checkout's staticfiles/ (not this test process's own).
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "STATIC_ROOT")}
         env.update(
             SITE_URL="http://127.0.0.1:8000",  # as a .env copied from .env.example says: the port must follow
             DEBUG="false",

@@ -106,3 +106,15 @@ def test_env_example_copied_as_dot_env_gives_the_embedded_defaults():
         True,
         "django.core.mail.backends.console.EmailBackend",
     ]
+
+
+def test_each_test_process_collects_static_files_into_a_folder_of_its_own():
+    """`collectstatic` deletes and writes again every hashed .js and .css file. A WhiteNoise starting meanwhile
+    in another process that reads the same folder (an in-process test's first request, a server a test starts)
+    finds the manifest naming a file that is not there, and fails its start. So each pytest process has its own
+    folder, which its servers inherit, and `make run`'s test writes the checkout's `staticfiles/` alone."""
+    from django.conf import settings
+
+    root = Path(settings.STATIC_ROOT)
+    assert root != ROOT / "staticfiles"
+    assert root == Path(os.environ["STATIC_ROOT"]) and str(os.getpid()) in root.name

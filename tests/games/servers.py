@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -49,14 +47,12 @@ _static_collected: list[bool] = []
 
 def collect_static(env: dict[str, str]) -> None:
     """A server with DEBUG off serves the collected static files through whitenoise's manifest: without them,
-    every page (a 404 included) fails to render. Collected once per test process, one process at a time (the
-    xdist workers share the checkout's staticfiles/ and the run's temporary folder)."""
+    every page (a 404 included) fails to render. Collected once per test process, into the folder of that process
+    alone (STATIC_ROOT, set by tests/xdist_worker.py), which the servers it starts inherit."""
     if _static_collected:
         return
-    with open(Path(tempfile.gettempdir()) / "catan-collectstatic.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        command = [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"]
-        subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=300)
+    command = [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=300)
     _static_collected.append(True)
 
 
