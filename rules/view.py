@@ -8,6 +8,7 @@ victory-point cards are revealed, as at the table.
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 from typing import Any
 
 from .constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, KNIGHT, PIPS, RESOURCES, TERRAINS, VICTORY_POINT
@@ -19,7 +20,19 @@ from .state import GAME_OVER, State
 def layout_key(state: State) -> str:
     """A fingerprint of the board's layout (terrains, tokens, harbours): it changes when fog is revealed or a
     token placed, and lets a client that holds the layout know whether it is still current."""
-    return format(zlib.crc32(repr((state.terrain, state.tokens, state.harbours)).encode()), "08x")
+    harbours = state.harbours
+    # The containers' types too: the fingerprint is of their text, where a list and a tuple differ.
+    kinds = (type(state.terrain), type(state.tokens), type(harbours), type(harbours[0]) if harbours else tuple)
+    return _fingerprint(tuple(state.terrain), tuple(state.tokens), tuple(map(tuple, harbours)), kinds)
+
+
+@lru_cache(maxsize=4096)
+def _fingerprint(terrain: tuple, tokens: tuple, harbours: tuple, kinds: tuple) -> str:
+    """The CRC of the layout's text, as the state holds it: made once per layout (a game's seldom changes), as
+    the text was most of the cost of a move's update frames."""
+    terrain_kind, tokens_kind, harbours_kind, pair_kind = kinds
+    text = repr((terrain_kind(terrain), tokens_kind(tokens), harbours_kind(pair_kind(p) for p in harbours)))
+    return format(zlib.crc32(text.encode()), "08x")
 
 
 def board_view(state: State, layout: bool = True) -> dict[str, Any]:
@@ -59,16 +72,16 @@ def board_view(state: State, layout: bool = True) -> dict[str, Any]:
 
 
 def pieces_view(state: State) -> dict[str, Any]:
-    return {
-        "settlements": [
-            {"vertex": v, "seat": o} for v, o in enumerate(state.vertex_owner) if o >= 0 and not state.vertex_city[v]
-        ],
-        "cities": [
-            {"vertex": v, "seat": o} for v, o in enumerate(state.vertex_owner) if o >= 0 and state.vertex_city[v]
-        ],
-        "roads": [{"edge": e, "seat": o} for e, o in enumerate(state.edge_owner) if o >= 0 and not state.edge_ship[e]],
-        "ships": [{"edge": e, "seat": o} for e, o in enumerate(state.edge_owner) if o >= 0 and state.edge_ship[e]],
-    }
+    settlements, cities, roads, ships = [], [], [], []
+    city = state.vertex_city
+    for v, o in enumerate(state.vertex_owner):
+        if o >= 0:
+            (cities if city[v] else settlements).append({"vertex": v, "seat": o})
+    ship = state.edge_ship
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            (ships if ship[e] else roads).append({"edge": e, "seat": o})
+    return {"settlements": settlements, "cities": cities, "roads": roads, "ships": ships}
 
 
 def _cards(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
@@ -76,12 +89,15 @@ def _cards(counts: list[int], names: tuple[str, ...]) -> dict[str, int]:
 
 
 def player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
-    over = state.phase == GAME_OVER
-    development = [a + b for a, b in zip(state.development[seat], state.development_new[seat], strict=True)]
-    facts: dict[str, Any] = {
+    return _with_private(state, seat, _public_facts(state, seat), viewer)
+
+
+def _public_facts(state: State, seat: int) -> dict[str, Any]:
+    """What everyone sees of a seat while the game runs."""
+    return {
         "seat": seat,
         "resource_count": sum(state.hands[seat]),
-        "development_count": sum(development),
+        "development_count": sum(state.development[seat]) + sum(state.development_new[seat]),
         "knights": state.development_used[seat][KNIGHT],
         "development_used": _cards(state.development_used[seat], DEVELOPMENT_CARDS),
         "road_length": state.road_length[seat],
@@ -95,13 +111,21 @@ def player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
         "victory_point_tokens": state.vp_tokens[seat],
         "trade_lines": sum(1 for line in state.trade_lines if line[2] == seat),
     }
+
+
+def _with_private(state: State, seat: int, public: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A seat's facts for `viewer`: `public` (changed in place), with the seat's own cards for the seat itself, and
+    its victory points for the seat itself or once the game is over."""
+    facts = public
     if viewer == seat:
         facts["resources"] = _cards(state.hands[seat], RESOURCES)
         facts["development"] = _cards(state.development[seat], DEVELOPMENT_CARDS)
         facts["development_new"] = _cards(state.development_new[seat], DEVELOPMENT_CARDS)
-    if viewer == seat or over:
+    if viewer == seat or state.phase == GAME_OVER:
         facts["victory_points"] = victory_points(state, seat)
-        facts["victory_point_cards"] = development[VICTORY_POINT]
+        facts["victory_point_cards"] = (
+            state.development[seat][VICTORY_POINT] + state.development_new[seat][VICTORY_POINT]
+        )
     return facts
 
 
@@ -128,9 +152,12 @@ def trade_view(state: State) -> dict[str, Any] | None:
     }
 
 
-def view(state: State, seat: int | None, layout: bool = True) -> dict[str, Any]:
+def view(
+    state: State, seat: int | None, layout: bool = True, seat_facts: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """What `seat` may know of the game (None: a spectator). Without `layout`, the board holds only what moves
-    during play (see `board_view`): live updates carry that, the first frame everything."""
+    during play (see `board_view`): live updates carry that, the first frame everything. `seat_facts`: each
+    seat's `player_view` for this viewer, when the caller has them (`views`)."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < state.players):
         raise ValueError("no such seat")
     return {
@@ -153,7 +180,7 @@ def view(state: State, seat: int | None, layout: bool = True) -> dict[str, Any]:
         "pieces": pieces_view(state),
         "bank": _cards(state.bank, RESOURCES),
         "deck_count": len(state.deck),
-        "seats": [player_view(state, s, seat) for s in range(state.players)],
+        "seats": seat_facts if seat_facts is not None else [player_view(state, s, seat) for s in range(state.players)],
         "trade": trade_view(state),
         # Every offer the current player made this turn, taken up or not: public, as each offer was.
         "offers_this_turn": [
@@ -180,11 +207,12 @@ def views(state: State, layout: bool = True) -> list[dict[str, Any]]:
     """Every seat's `view` (index: seat) and, last, the spectators': the same dicts `view` returns, with the public
     facts built once and shared between them (read them, never change them). Only "viewer" and a seat's own entry
     in "seats" (`player_view` with its private cards) differ from seat to seat."""
-    public = view(state, None, layout)
+    facts = [_public_facts(state, s) for s in range(state.players)]
+    public = view(state, None, layout, seat_facts=[_with_private(state, s, dict(f), None) for s, f in enumerate(facts)])
     every: list[dict[str, Any]] = []
     for seat in range(state.players):
         seats = list(public["seats"])
-        seats[seat] = player_view(state, seat, seat)
+        seats[seat] = _with_private(state, seat, facts[seat], seat)
         every.append({**public, "viewer": seat, "seats": seats})
     every.append(public)
     return every

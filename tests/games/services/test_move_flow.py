@@ -234,3 +234,36 @@ def test_the_locked_game_is_the_row_the_orm_reads(postgres):
     finally:
         post_init.disconnect(sender=Game, dispatch_uid="t")
     assert seen == [again]  # with an init receiver, Django's own `from_db`
+
+
+@pytest.mark.filterwarnings("ignore:DateTimeField .* received a naive datetime:RuntimeWarning")
+def test_the_move_rows_are_prepared_as_django_prepares_them(postgres):
+    """`rows._preparer` passes a value of the field's own type (an int, text, an aware datetime) as it is on
+    PostgreSQL, and hands anything else to Django's `get_db_prep_save`: both give what Django's would, for every
+    column a move writes."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from django.core.exceptions import ValidationError
+    from psycopg.types.json import Json, Jsonb
+
+    from games import rows
+
+    aware = dt.datetime(2026, 11, 28, 12, 30, tzinfo=dt.UTC)
+    samples = [None, 3, True, Decimal("4"), "5", "text", "", aware, dt.datetime(2026, 11, 28, 12, 30)]
+    names = (*rows.MOVE_FIELDS, "seq", "deadline", "bot_turn_since", "status", "winner_seat", "finished_at")
+    for model, fields in ((Move, rows.MOVE_FIELDS), (Game, names[len(rows.MOVE_FIELDS) :])):
+        prepared, _, preps = rows._writer(model, tuple(fields), "postgresql")
+        for field, prep in zip(prepared, preps, strict=True):
+            for value in samples:
+                try:
+                    expected = rows._prep(field, value)
+                except (TypeError, ValueError, ValidationError) as error:
+                    with pytest.raises(type(error)):
+                        prep(value)
+                    continue
+                got = prep(value)
+                if isinstance(expected, Json | Jsonb):
+                    assert type(got) is type(expected) and got.obj == expected.obj, (field.name, value)
+                else:
+                    assert got == expected and type(got) is type(expected), (field.name, value, got, expected)
