@@ -37,6 +37,7 @@ METRICS = [
     ("paced", "p95", "paced p95 ms"),
     ("paced", "p99", "paced p99 ms"),
     ("paced", "cpu_server", "paced server CPU ms/move"),
+    ("paced", "cpu_server_loop", "of it, in the event loops"),
     ("paced", "cpu_postgres", "paced PostgreSQL CPU ms/move"),
     ("paced", "cpu_redis", "paced Redis CPU ms/move"),
     ("flat", "moves_per_s", "flat moves/s"),
@@ -59,6 +60,7 @@ def parse(output: str) -> dict[str, dict[str, float]]:
             "cpu_client": cpu[1],
             "cpu_postgres": cpu[2],
             "cpu_redis": cpu[3],
+            **({"cpu_server_loop": cpu[4]} if len(cpu) > 4 else {}),  # not printed by a load.py before 2026-11-28
         }
     costs = {name: float(value) for name, value in COST.findall(output)}
     if costs:
@@ -111,8 +113,8 @@ def table(ref: str, results: dict[str, list[dict]], rounds: int, b_name: str = "
     ]
     rows = [(mode, key, label) for mode, key, label in METRICS]
     for mode, key, label in rows:
-        a = [r[mode][key] for r in results["A"] if mode in r]
-        b = [r[mode][key] for r in results["B"] if mode in r]
+        a = [r[mode][key] for r in results["A"] if key in r.get(mode, {})]
+        b = [r[mode][key] for r in results["B"] if key in r.get(mode, {})]
         ratio = statistics.median(b) / statistics.median(a) if a and b and statistics.median(a) else float("nan")
         lines.append(f"| {label} | {spread(a)} | {spread(b)} | {ratio:.2f} |")
     for name in ("SQL queries per move (mean / max)", "move-log row, bytes (mean)",

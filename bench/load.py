@@ -261,9 +261,9 @@ def collect_stages(server_pids: list[int]) -> dict[str, list[float]]:
     return merged
 
 
-def cpu_seconds(pids: list[int], children: bool = False) -> float:
-    """User + system CPU seconds of these processes so far (Linux /proc); with `children`, also that of their
-    exited children (PostgreSQL's postmaster reaps the backends that close)."""
+def cpu_seconds(pids: list[int | str], children: bool = False) -> float:
+    """User + system CPU seconds of these processes so far (Linux /proc; "PID/task/TID" names one thread); with
+    `children`, also that of their exited children (PostgreSQL's postmaster reaps the backends that close)."""
     total = 0
     for pid in pids:
         try:
@@ -293,14 +293,21 @@ def service_pids() -> dict[str, list[int]]:
     return found
 
 
-def cpu_snapshot(server_pids: list[int]) -> tuple[float, float, float, float]:
-    """CPU seconds so far of the ASGI servers, this client, PostgreSQL and Redis."""
+def loop_cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds so far of these processes' main threads: a server's event loop, where the sockets
+    are read and written; its other threads run the moves (Linux /proc/PID/task/PID)."""
+    return cpu_seconds([f"{pid}/task/{pid}" for pid in pids])
+
+
+def cpu_snapshot(server_pids: list[int]) -> tuple[float, float, float, float, float]:
+    """CPU seconds so far of the ASGI servers, this client, PostgreSQL, Redis, and the servers' event loops."""
     services = service_pids()
     return (
         cpu_seconds(list(server_pids)),
         time.process_time(),
         cpu_seconds(services["postgres"], children=True),
         cpu_seconds(services["redis"]),
+        loop_cpu_seconds(list(server_pids)),
     )
 
 
@@ -351,7 +358,8 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
         "p95": pct(0.95),
         "p99": pct(0.99),
         "stale": sum(g.errors for g in games),
-        # CPU milliseconds per accepted move: ASGI servers, this load client, PostgreSQL, Redis.
+        # CPU milliseconds per accepted move: ASGI servers, this load client, PostgreSQL, Redis, and the part of
+        # the servers' in their event loops (the rest: the threads that run the moves).
         "cpu_ms": [1000 * (a - b) / max(1, in_window) for a, b in zip(cpu_after, cpu_before, strict=True)],
         "stages": {**stages, "client_lag": [1000 * x for x in lags]},
     }
@@ -502,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
         "WebSocket seats each.",
         "",
         "| mode | games | seconds | accepted moves | moves/s | p50 ms | p95 ms | p99 ms | stale submits "
-        "| CPU ms/move: server · client · PostgreSQL · Redis |",
+        "| CPU ms/move: server · client · PostgreSQL · Redis · servers' event loops |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
