@@ -99,7 +99,7 @@ def _preparer(field: models.Field, vendor: str) -> Callable[[Any], Any]:
         # Auto fields go as plain ints; the others as Django's PostgreSQL backend wraps them.
         wrap = getattr(connection.ops, "integerfield_type_map", {}).get(internal)
         if wrap is not None:
-            return lambda value: wrap(value) if type(value) is int else value if value is None else _prep(field, value)
+            return lambda value: wrap(value) if type(value) is int else None if value is None else _prep(field, value)
     return lambda value: value if value is None or type(value) is kind else _prep(field, value)
 
 

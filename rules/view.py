@@ -113,10 +113,9 @@ def _public_facts(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def _with_private(state: State, seat: int, public: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    """A seat's facts for `viewer`: `public` (changed in place), with the seat's own cards for the seat itself, and
-    its victory points for the seat itself or once the game is over."""
-    facts = public
+def _with_private(state: State, seat: int, facts: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    """A seat's facts for `viewer`: its public `facts` (changed in place), with the seat's own cards for the seat
+    itself, and its victory points for the seat itself or once the game is over."""
     if viewer == seat:
         facts["resources"] = _cards(state.hands[seat], RESOURCES)
         facts["development"] = _cards(state.development[seat], DEVELOPMENT_CARDS)
