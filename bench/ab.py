@@ -88,6 +88,20 @@ def run_side(root: Path, database_url: str, redis_url: str, load_args: list[str]
     return done.stdout
 
 
+def round_line(number: int, side: str, result: dict) -> str:
+    """One side's figures in one round: the issue's bounds hold (or not) round by round, not on the ranges."""
+    paced, flat, costs = result.get("paced", {}), result.get("flat", {}), result.get("costs", {})
+    line = (
+        f"round {number} {side}: paced p50/p95/p99 {paced.get('p50')}/{paced.get('p95')}/{paced.get('p99')} ms, "
+        f"server CPU {paced.get('cpu_server')} ms/move (PostgreSQL {paced.get('cpu_postgres')}), flat "
+        f"{flat.get('moves_per_s')} moves/s"
+    )
+    first, last = costs.get("first 100 moves, ms per move (median)"), costs.get("last 100 moves, ms per move (median)")
+    if first and last:
+        line += f", last 100 / first 100 moves {last / first:.2f}"
+    return line
+
+
 def warmup_args(load_args: list[str]) -> list[str]:
     """The load's options with short phases: a warm-up needs the tables, the files and the plans, not figures."""
     args = list(load_args)
@@ -175,13 +189,7 @@ def main(argv: list[str] | None = None) -> int:
                 for side in order:
                     output = run_side(sides[side], *urls[side], load_args)
                     results[side].append(parse(output))
-                    paced = results[side][-1].get("paced", {})
-                    print(
-                        f"round {number + 1} {side}: paced p50/p95/p99 {paced.get('p50')}/{paced.get('p95')}/"
-                        f"{paced.get('p99')} ms, server CPU {paced.get('cpu_server')} ms/move, flat "
-                        f"{results[side][-1].get('flat', {}).get('moves_per_s')} moves/s",
-                        flush=True,
-                    )
+                    print(round_line(number + 1, side, results[side][-1]), flush=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     output = table(args.ref, results, args.rounds, args.b or "working tree")

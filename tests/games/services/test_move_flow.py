@@ -176,34 +176,84 @@ def test_a_live_move_costs_a_handful_of_statements(django_assert_max_num_queries
     assert len(captured.captured_queries) >= 3
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_live_move_is_three_round_trips_to_postgresql_and_its_write_is_prepared(tmp_path, postgres):
-    """Issue "Live play": psycopg sent the transaction's BEGIN on its own and waited for it, a fourth round trip of
-    the move's thread; and the statement asked to be prepared was not (Django turns psycopg's preparing off), so
-    PostgreSQL parsed and planned the move's write, with its whole snapshot, each time. BEGIN now goes with the
-    game's lock, and the write is prepared once per connection. Read from libpq's trace of the connection's
-    messages: each round trip ends with PostgreSQL's ReadyForQuery."""
+def _traced_move(tmp_path, game, users, seq: int) -> list[str]:
+    """libpq's trace of the connection's messages while the human seat to move makes its first legal move at
+    `seq`."""
     from psycopg import pq
 
-    game, users = started_game(humans=2, bots=2)
-    services.move_submit(game_id=game.pk, user=users[0], action=first_legal(game, 0), expected_seq=0)  # prepares
-    action = first_legal(game, 0)
+    seat = rules.to_move(state_of(game))[0]
+    user = users[seat]
+    action = first_legal(game, seat)
     connection.ensure_connection()
     pgconn = connection.connection.pgconn
-    trace = tmp_path / "trace.txt"
+    trace = tmp_path / f"trace-{seq}.txt"
     with trace.open("w") as out:
         pgconn.trace(out.fileno())
         pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
         try:
-            services.move_submit(game_id=game.pk, user=users[0], action=action, expected_seq=1)
+            services.move_submit(game_id=game.pk, user=user, action=action, expected_seq=seq)
         finally:
             pgconn.untrace()
-    messages = trace.read_text().splitlines()
-    assert Move.objects.filter(game=game, seq=2).exists()
+    assert Move.objects.filter(game=game, seq=seq + 1).exists()
+    return trace.read_text().splitlines()
+
+
+def _round_trips(messages: list[str]) -> int:
+    return sum("ReadyForQuery" in line for line in messages)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_move_is_three_round_trips_to_postgresql_and_its_statements_are_prepared(tmp_path, postgres):
+    """Issue "Live play": psycopg sent the transaction's BEGIN on its own and waited for it, a fourth round trip of
+    the move's thread; and the statement asked to be prepared was not (Django turns psycopg's preparing off), so
+    PostgreSQL parsed and planned the move's write, with its whole snapshot, each time. BEGIN now goes with the
+    game's lock, and the write is prepared once per connection. Then the lock, planned on every move (a fifth of
+    PostgreSQL's CPU for the lock and the commit), is prepared too, by SQL's PREPARE, and run by EXECUTE. Read from
+    libpq's trace of the connection's messages: each round trip ends with PostgreSQL's ReadyForQuery."""
+    game, users = started_game(humans=2, bots=2)
+    first = _traced_move(tmp_path, game, users, 0)  # prepares both
+    assert any('Query\t "BEGIN; PREPARE catan_' in line and "FOR UPDATE; EXECUTE catan_" in line for line in first)
+    messages = _traced_move(tmp_path, game, users, 1)
     log = "\n".join(line[:200] for line in messages)
-    assert sum("ReadyForQuery" in line for line in messages) == 3, log
-    assert any('Query\t "BEGIN; SELECT' in line for line in messages), log
+    assert _round_trips(messages) == 3, log
+    assert any('Query\t "BEGIN; EXECUTE catan_' in line for line in messages), log
+    queries = [line for line in messages if "\tQuery\t" in line]
+    assert not any("PREPARE" in line or "SELECT" in line for line in queries), log  # the lock: prepared
     assert not any("Parse" in line for line in messages), log  # the write is not parsed again: prepared
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_is_prepared_again_once_a_rollback_dropped_it(tmp_path, postgres):
+    """psycopg answers a rollback with DEALLOCATE ALL when it holds prepared statements (the write), which drops
+    the lock's too: a refused move rolls back. The next move's EXECUTE then fails, its empty transaction is rolled
+    back, and the lock is prepared again in the same move, which is stored once; the move after is three round
+    trips again."""
+    game, users = started_game(humans=2, bots=2)
+    _traced_move(tmp_path, game, users, 0)
+    with pytest.raises(GameError):
+        services.move_submit(game_id=game.pk, user=users[0], action={"type": "no_such_action"}, expected_seq=1)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'catan%%'")
+        assert cursor.fetchone()[0] == 0  # dropped by the rollback's DEALLOCATE ALL
+    again = _traced_move(tmp_path, game, users, 1)
+    log = "\n".join(line[:200] for line in again)
+    assert any("ERROR" in line and "26000" in line for line in again), log  # the EXECUTE found no statement
+    assert any('Query\t "BEGIN; PREPARE catan_' in line for line in again), log
+    assert Move.objects.filter(game=game).count() == 2 and Game.objects.get(pk=game.pk).seq == 2
+    after = _traced_move(tmp_path, game, users, 2)
+    assert _round_trips(after) == 3 and any('"BEGIN; EXECUTE catan_' in line for line in after)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_prepared_statements_off_the_lock_is_sent_whole(tmp_path, postgres, settings):
+    """Behind a pooler that cannot keep prepared statements (DB_PREPARED_STATEMENTS off), no PREPARE is sent: the
+    lock goes as its own text with BEGIN, as before."""
+    settings.DB_PREPARED_STATEMENTS = False
+    game, users = started_game(humans=2, bots=2)
+    _traced_move(tmp_path, game, users, 0)
+    messages = _traced_move(tmp_path, game, users, 1)
+    assert any('Query\t "BEGIN; SELECT' in line for line in messages)
+    assert not any("PREPARE" in line or "EXECUTE" in line for line in messages)
 
 
 def test_the_locked_game_is_the_row_the_orm_reads(postgres):
