@@ -117,7 +117,8 @@ def spread(values: list[float]) -> str:
     if not values:
         return "—"
     low, high = min(values), max(values)
-    return f"{low:.1f}" if low == high else f"{low:.1f}–{high:.1f}"
+    digits = 2 if high < 10 else 1  # CPU per move against a bound such as 1.2 ms: "1.1–1.2" would not say
+    return f"{low:.{digits}f}" if low == high else f"{low:.{digits}f}–{high:.{digits}f}"
 
 
 def table(ref: str, results: dict[str, list[dict]], rounds: int, b_name: str = "working tree") -> str:

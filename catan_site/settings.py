@@ -104,8 +104,8 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "catan_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ, BASE_DIR)}
-# A move's write is prepared once per connection on PostgreSQL (games/rows.py). Turn off behind a pooler
-# that cannot keep prepared statements (PgBouncer in transaction mode before 1.21).
+# A move's lock and write are prepared once per connection on PostgreSQL (games/rows.py). Turn off behind a
+# pooler in transaction mode (PgBouncer, any version: the lock is prepared by SQL's PREPARE).
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 # The browser tests run the site in a second process: it needs the test database's name spelled out. (The suite
 # runs on PostgreSQL only: tests/conftest.py refuses anything else.)
