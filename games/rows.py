@@ -202,8 +202,9 @@ def _begin_and_fetch_one(db: Any, sql: str, params: list[Any]) -> tuple | None:
                     cursor.execute("ROLLBACK")
                     prepared.discard(name)
             if name not in prepared:
-                cursor.execute(f"BEGIN; {prepare}; {execute}", params)
+                # Noted first: a PREPARE stays prepared when the rest of its query fails (a lock timeout).
                 prepared.add(name)
+                cursor.execute(f"BEGIN; {prepare}; {execute}", params)
         while cursor.nextset():  # the answers of BEGIN (and PREPARE) come first
             pass
         row = cursor.fetchone()

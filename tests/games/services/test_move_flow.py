@@ -245,6 +245,42 @@ def test_the_lock_is_prepared_again_once_a_rollback_dropped_it(tmp_path, postgre
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_lock_that_fails_after_its_prepare_leaves_the_connection_usable(tmp_path, postgres):
+    """A PREPARE is not undone when the rest of its query fails: here the first move on a new connection waits for
+    the game's row past its lock timeout. It is refused; the next moves on the same connection run the prepared
+    lock (preparing it again would fail with "already exists", and every move on that connection with it)."""
+    import psycopg
+    from django.db import OperationalError
+
+    game, users = started_game(humans=2, bots=2)
+    connection.close()  # a new connection: nothing prepared on it
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '200ms'")
+    settings_dict = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings_dict["NAME"],
+        user=settings_dict["USER"],
+        host=settings_dict["HOST"],
+        port=settings_dict["PORT"],
+        password=settings_dict["PASSWORD"] or None,
+    )
+    try:
+        other.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game.pk])  # holds the row
+        with pytest.raises(OperationalError):
+            services.move_submit(game_id=game.pk, user=users[0], action=first_legal(game, 0), expected_seq=0)
+    finally:
+        other.rollback()
+        other.close()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'catan%%'")
+        assert cursor.fetchone()[0] == 1  # the failed query's PREPARE stayed
+    first = _traced_move(tmp_path, game, users, 0)
+    assert any('Query\t "BEGIN; EXECUTE catan_' in line for line in first)
+    assert _round_trips(_traced_move(tmp_path, game, users, 1)) == 3
+    assert Move.objects.filter(game=game).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
 def test_with_prepared_statements_off_the_lock_is_sent_whole(tmp_path, postgres, settings):
     """Behind a pooler that cannot keep prepared statements (DB_PREPARED_STATEMENTS off), no PREPARE is sent: the
     lock goes as its own text with BEGIN, as before."""
