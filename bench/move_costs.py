@@ -45,24 +45,30 @@ class _LongGame:
         return seconds, len(captured.captured_queries)
 
 
+# Random moves win a game now and then before the long game's length: so many games are tried for one that lasts.
+LONG_GAME_ATTEMPTS = 5
+
+
 def per_move_costs(long_moves: int, make_games: Callable[[int], list]) -> dict:
     """In-process: SQL queries and stored bytes per move, and the first vs the last 100 moves of a long game.
 
     The machine's load drifts (the servers' last writes being flushed, autovacuum after the load): timed one after
     the other, the first 100 moves and the last 100 read as far as 1.5x apart either way on the same code. So a
     long game is first played to 100 moves before its end, then its last 100 moves alternate with the first 100 of a
-    new game played the same way, one move each, and drift hits both alike."""
+    new game played the same way, one move each, and drift hits both alike. A game won before its last 100 moves
+    gives way to another (`LONG_GAME_ATTEMPTS`)."""
     from django.db import connection
 
     from games.models import Move
 
-    late, early = _LongGame(7, make_games), _LongGame(7, make_games)
     queries = []
-    for _ in range(max(long_moves - 100, 0)):
-        done = late.move()
-        if done is None:
-            break
-        queries.append(done[1])
+    for attempt in range(LONG_GAME_ATTEMPTS):
+        late = _LongGame(7 + attempt, make_games)
+        while late.seq < long_moves - 100 and (done := late.move()) is not None:
+            queries.append(done[1])
+        if late.seq >= long_moves - 100:
+            break  # else the game was won before its last 100 moves: another, on other random moves
+    early = _LongGame(7, make_games)
     first, last = [], []
     for _ in range(min(100, long_moves)):
         for game, timings in ((early, first), (late, last)):
