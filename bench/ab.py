@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 ROW = re.compile(r"^\| (paced|flat) \|([^\n]*)\|\s*$", re.M)
 COST = re.compile(r"^\| (SQL queries per move \(mean / max\)|move-log row, bytes \(mean\)|first 100 moves, ms per move "
                   r"\(median\)|last 100 moves, ms per move \(median\)) \| ([0-9.]+)", re.M)
+FIRST_100, LAST_100 = "first 100 moves, ms per move (median)", "last 100 moves, ms per move (median)"
 METRICS = [
     ("paced", "p50", "paced p50 ms"),
     ("paced", "p95", "paced p95 ms"),
@@ -96,7 +97,7 @@ def round_line(number: int, side: str, result: dict) -> str:
         f"server CPU {paced.get('cpu_server')} ms/move (PostgreSQL {paced.get('cpu_postgres')}), flat "
         f"{flat.get('moves_per_s')} moves/s"
     )
-    first, last = costs.get("first 100 moves, ms per move (median)"), costs.get("last 100 moves, ms per move (median)")
+    first, last = costs.get(FIRST_100), costs.get(LAST_100)
     if first and last:
         line += f", last 100 / first 100 moves {last / first:.2f}"
     return line
@@ -132,8 +133,7 @@ def table(ref: str, results: dict[str, list[dict]], rounds: int, b_name: str = "
         b = [r[mode][key] for r in results["B"] if key in r.get(mode, {})]
         ratio = statistics.median(b) / statistics.median(a) if a and b and statistics.median(a) else float("nan")
         lines.append(f"| {label} | {spread(a)} | {spread(b)} | {ratio:.2f} |")
-    for name in ("SQL queries per move (mean / max)", "move-log row, bytes (mean)",
-                 "first 100 moves, ms per move (median)", "last 100 moves, ms per move (median)"):
+    for name in ("SQL queries per move (mean / max)", "move-log row, bytes (mean)", FIRST_100, LAST_100):
         a = [r["costs"][name] for r in results["A"] if name in r.get("costs", {})]
         b = [r["costs"][name] for r in results["B"] if name in r.get("costs", {})]
         if a or b:

@@ -192,8 +192,7 @@ def _begin_and_fetch_one(db: Any, sql: str, params: list[Any]) -> tuple | None:
         if not settings.DB_PREPARED_STATEMENTS:
             cursor.execute(f"BEGIN; {sql}", params)
         else:
-            name, prepare = _prepared_form(sql)
-            execute = f"EXECUTE {name}({', '.join(['%s'] * len(params))})"
+            name, prepare, execute = _prepared_form(sql)
             prepared = _prepared_names(db, pg)
             if name in prepared:
                 try:
@@ -213,13 +212,13 @@ def _begin_and_fetch_one(db: Any, sql: str, params: list[Any]) -> tuple | None:
 
 
 @cache
-def _prepared_form(sql: str) -> tuple[str, str]:
+def _prepared_form(sql: str) -> tuple[str, str, str]:
     """(a name for this statement, named after its text; its PREPARE, the parameters numbered and their types
-    left to PostgreSQL to infer from where they stand)."""
+    left to PostgreSQL to infer from where they stand; its EXECUTE, with the statement's placeholders)."""
     parts = sql.split("%s")
     numbered = "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], start=1)) + parts[-1]
     name = f"catan_{zlib.crc32(sql.encode()):08x}"
-    return name, f"PREPARE {name} AS {numbered}"
+    return name, f"PREPARE {name} AS {numbered}", f"EXECUTE {name}({', '.join(['%s'] * (len(parts) - 1))})"
 
 
 def _prepared_names(db: Any, pg: Any) -> set[str]:

@@ -202,6 +202,13 @@ def _round_trips(messages: list[str]) -> int:
     return sum("ReadyForQuery" in line for line in messages)
 
 
+def _prepared_on_connection() -> int:
+    """How many of the move path's statements are prepared by name on this test's connection."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'catan%%'")
+        return cursor.fetchone()[0]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_live_move_is_three_round_trips_to_postgresql_and_its_statements_are_prepared(tmp_path, postgres):
     """Issue "Live play": psycopg sent the transaction's BEGIN on its own and waited for it, a fourth round trip of
@@ -232,9 +239,7 @@ def test_the_lock_is_prepared_again_once_a_rollback_dropped_it(tmp_path, postgre
     _traced_move(tmp_path, game, users, 0)
     with pytest.raises(GameError):
         services.move_submit(game_id=game.pk, user=users[0], action={"type": "no_such_action"}, expected_seq=1)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'catan%%'")
-        assert cursor.fetchone()[0] == 0  # dropped by the rollback's DEALLOCATE ALL
+    assert _prepared_on_connection() == 0  # dropped by the rollback's DEALLOCATE ALL
     again = _traced_move(tmp_path, game, users, 1)
     log = "\n".join(line[:200] for line in again)
     assert any("ERROR" in line and "26000" in line for line in again), log  # the EXECUTE found no statement
@@ -256,14 +261,7 @@ def test_a_lock_that_fails_after_its_prepare_leaves_the_connection_usable(tmp_pa
     connection.close()  # a new connection: nothing prepared on it
     with connection.cursor() as cursor:
         cursor.execute("SET lock_timeout = '200ms'")
-    settings_dict = connection.settings_dict
-    other = psycopg.connect(
-        dbname=settings_dict["NAME"],
-        user=settings_dict["USER"],
-        host=settings_dict["HOST"],
-        port=settings_dict["PORT"],
-        password=settings_dict["PASSWORD"] or None,
-    )
+    other = psycopg.connect(**connection.get_connection_params())  # the test database, in a session of its own
     try:
         other.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", [game.pk])  # holds the row
         with pytest.raises(OperationalError):
@@ -271,9 +269,7 @@ def test_a_lock_that_fails_after_its_prepare_leaves_the_connection_usable(tmp_pa
     finally:
         other.rollback()
         other.close()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'catan%%'")
-        assert cursor.fetchone()[0] == 1  # the failed query's PREPARE stayed
+    assert _prepared_on_connection() == 1  # the failed query's PREPARE stayed
     first = _traced_move(tmp_path, game, users, 0)
     assert any('Query\t "BEGIN; EXECUTE catan_' in line for line in first)
     assert _round_trips(_traced_move(tmp_path, game, users, 1)) == 3
