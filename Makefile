@@ -28,7 +28,7 @@ install: $(STAMP)
 # under honcho (Procfile), on PostgreSQL and Redis of its own (data kept in .venv/local) unless DATABASE_URL /
 # REDIS_URL name yours. Ctrl-C stops everything it started.
 run: install
-	$(SITE_ENV) $(BIN)/python -m catan_site.local run --host $(HOST) --port $(PORT)
+	$(SITE_ENV) $(BIN)/python -m devstack.local run --host $(HOST) --port $(PORT)
 
 # The whole suite on throwaway PostgreSQL and Redis (a temporary folder, removed after), unless DATABASE_URL /
 # REDIS_URL name yours, in TEST_WORKERS processes (pytest-xdist; each its own database and Redis database; a
@@ -37,7 +37,7 @@ run: install
 TEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 test: install
-	$(BIN)/python -m catan_site.local test -- $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
+	$(BIN)/python -m devstack.local test -- $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
-from catan_site.api_fields import StrictCharField
-from catan_site.api_schema import error_responses
+from infra.api.fields import StrictCharField
+from infra.api.schema import error_responses
 
 from .clients import client_address
 from .tokens import token_for

@@ -5,7 +5,7 @@
 
 The machine is noisy: a change is judged only against its base measured in the same run, sides taking turns
 (A B, B A, A B, ...) so that drift hits both alike. Each side has its own database on the same PostgreSQL and
-Redis servers: by default throwaway ones of the benchmark's own (catan_site/embedded.py, durable like a
+Redis servers: by default throwaway ones of the benchmark's own (devstack/embedded.py, durable like a
 deployment's: fsync on), or `--database-url` / `--redis-url` (a database name and Redis database are appended
 per side). Before the rounds each side runs once, unmeasured, on its fresh database (`--warmup`, 10 s paced and 3 s
 flat out): the first run on a new database stalled commits now and then for up to 0.4 s, on either side.
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if not any(a.startswith("--long-moves") for a in load_args):
         load_args += ["--long-moves", "0"]
     sides = {"A": worktree(args.ref), "B": worktree(args.b) if args.b else ROOT}
-    from catan_site.local import services
+    from devstack.local import services
 
     env_in = {} if not (args.database_url and args.redis_url) else {
         "DATABASE_URL": args.database_url.rstrip("/") + "/postgres",

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.ab import parse, run_side, warmup_args, worktree  # noqa: E402  (after the root is on the path)
-from catan_site.local import services  # noqa: E402
+from devstack.local import services  # noqa: E402
 
 DEFAULT_LOAD = ["--games", "100", "--servers", "2", "--paced-seconds", "20", "--flat-seconds", "15", "--runs", "1"]
 # bench/load.py's stage rows: | stage | paced | moves | p50 | p95 | p99 | max |

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The inside of bench/fuzz_api.sh, with DATABASE_URL and REDIS_URL set by catan_site.local.
+# The inside of bench/fuzz_api.sh, with DATABASE_URL and REDIS_URL set by devstack.local.
 set -euo pipefail
 PY=.venv/bin/python
 export DEBUG=0 SECRET_KEY=fuzz-only-secret-key-not-for-production ALLOWED_HOSTS=127.0.0.1,localhost
@@ -32,7 +32,7 @@ Token.objects.filter(user=user).delete()
 print(Token.objects.create(user=user).key)"
 }
 declare -A NAMES=([player]=fuzz-player [moderator]=fuzz-moderator [superuser]=fuzz-admin)
-port=$($PY -c 'from catan_site.embedded import free_port; print(free_port())')
+port=$($PY -c 'from devstack.embedded import free_port; print(free_port())')
 $PY -m catan_site.serve --port "$port" --no-access-log >/tmp/catan-fuzz-server.log 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT

@@ -226,7 +226,7 @@ async def drive(game: Game, mode: str, stop: asyncio.Event, seed: int) -> None:
                     pass
 
 
-# The servers record each move's stages (games/timing.py) under this prefix; SIGUSR1 makes each write them out.
+# The servers record each move's stages (infra/timing.py) under this prefix; SIGUSR1 makes each write them out.
 TIMINGS = Path(tempfile.gettempdir()) / f"catan-move-timings-{os.getpid()}"
 STAGES = (
     *("parse", "to_thread", "limit", "lock", "apply", "save", "commit", "to_loop", "fanout", "ack", "total"),
@@ -448,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--stages",
         action="store_true",
-        help="the servers time each move's stages and their loop stalls (games/timing.py; costs a little CPU)",
+        help="the servers time each move's stages and their loop stalls (infra/timing.py; costs a little CPU)",
     )
     args = parser.parse_args(argv)
 

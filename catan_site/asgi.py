@@ -15,8 +15,7 @@ from channels.sessions import CookieMiddleware  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
-
-from .sockets import NoSuchSocket, SameOriginWebSockets, SocketSession  # noqa: E402
+from infra.realtime.sockets import NoSuchSocket, SameOriginWebSockets, SocketSession  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

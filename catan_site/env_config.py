@@ -44,7 +44,7 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
             # log line, even with the log off; for a 15 KB move that was 6% of a server's CPU.
             return {
                 "default": {
-                    "BACKEND": "catan_site.layers.PubSubChannelLayer",
+                    "BACKEND": "infra.realtime.layers.PubSubChannelLayer",
                     "CONFIG": {"hosts": [{"address": url, "protocol": 2}], "prefix": prefix},
                 }
             }
@@ -60,9 +60,9 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
 def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
     url = env.get("REDIS_URL")
     if url:
-        # Short timeouts: a Redis that is down or stalled fails open at once (catan_site/cache.py).
+        # Short timeouts: a Redis that is down or stalled fails open at once (infra/cache.py).
         options = {"socket_connect_timeout": 1, "socket_timeout": 2}
-        return {"default": {"BACKEND": "catan_site.cache.FailOpenRedisCache", "LOCATION": url, "OPTIONS": options}}
+        return {"default": {"BACKEND": "infra.cache.FailOpenRedisCache", "LOCATION": url, "OPTIONS": options}}
     return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "catan"}}
 
 

@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-access-log", action="store_true", help="do not log every request")
     args = parser.parse_args(argv)
     from catan_site.asgi import application
-    from games import timing
+    from infra import timing
 
     if timing.PREFIX:  # bench/load.py asks each server for its moves' stage timings with SIGUSR1
         signal.signal(signal.SIGUSR1, timing.dump)

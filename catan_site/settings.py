@@ -76,12 +76,12 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
-    "catan_site.api_fallbacks.JsonBodiesOnly",  # before any form body is read: /api/ takes JSON only
-    "catan_site.text_input.RefuseNulMiddleware",
+    "infra.api.fallbacks.JsonBodiesOnly",  # before any form body is read: /api/ takes JSON only
+    "infra.api.text_input.RefuseNulMiddleware",
 ]
 
-# No page or endpoint takes files: a file part is refused before anything is stored (catan_site/uploads.py).
-FILE_UPLOAD_HANDLERS = ["catan_site.uploads.RefuseFiles"]
+# No page or endpoint takes files: a file part is refused before anything is stored (infra/api/uploads.py).
+FILE_UPLOAD_HANDLERS = ["infra.api.uploads.RefuseFiles"]
 
 ROOT_URLCONF = "catan_site.urls"
 TEMPLATES = [
@@ -104,7 +104,7 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "catan_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ, BASE_DIR)}
-# A move's lock and write are prepared once per connection on PostgreSQL (games/rows.py). Turn off behind a
+# A move's lock and write are prepared once per connection on PostgreSQL (games/store/move_sql.py). Turn off behind a
 # pooler in transaction mode (PgBouncer, any version: the lock is prepared by SQL's PREPARE).
 DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
 # The browser tests run the site in a second process: it needs the test database's name spelled out. (The suite
@@ -270,12 +270,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # drf-spectacular's, adding each operation's error statuses with the one error envelope (catan_site/api_schema.py).
-    "DEFAULT_SCHEMA_CLASS": "catan_site.api_schema.ApiAutoSchema",
-    "EXCEPTION_HANDLER": "catan_site.api_errors.exception_handler",
+    # drf-spectacular's, adding each operation's error statuses with the one error envelope (infra/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "infra.api.schema.ApiAutoSchema",
+    "EXCEPTION_HANDLER": "infra.api.errors.exception_handler",
     # JSON bodies only, as the schema says: forms cannot carry the API's nested objects and nulls, and any other
-    # body is refused with 415 (catan_site/api_fallbacks.py refuses it before Django parses a form).
-    "DEFAULT_PARSER_CLASSES": ["catan_site.parsers.DepthLimitedJSONParser"],
+    # body is refused with 415 (infra/api/fallbacks.py refuses it before Django parses a form).
+    "DEFAULT_PARSER_CLASSES": ["infra.api.parsers.DepthLimitedJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_RATES": {"moves": "600/min", "chat": "30/min", "login": "10/min", "login_name": "10/min"},
     # DRF's anonymous throttles read the same address as allauth (without it they took X-Forwarded-For whole).

@@ -6,16 +6,15 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog, set_language
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
-from games.views import game_rematch
+from infra.api.schema_view import SchemaView
 
-from .api_schema_view import SchemaView
 from .health import healthz
 
-# Under /api/ the JSON error envelope, elsewhere the site's own pages (catan_site/api_fallbacks.py).
-handler400 = "catan_site.api_fallbacks.handler400"
-handler403 = "catan_site.api_fallbacks.handler403"
-handler404 = "catan_site.api_fallbacks.handler404"
-handler500 = "catan_site.api_fallbacks.handler500"
+# Under /api/ the JSON error envelope, elsewhere the site's own pages (infra/api/fallbacks.py).
+handler400 = "infra.api.fallbacks.handler400"
+handler403 = "infra.api.fallbacks.handler403"
+handler404 = "infra.api.fallbacks.handler404"
+handler500 = "infra.api.fallbacks.handler500"
 
 # The admin has no log-in form of its own: it sends to the site's, which counts failed attempts.
 admin.site.login = secure_admin_login(admin.site.login)
@@ -24,7 +23,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
-    path("games/<int:game_id>/rematch/", game_rematch, name="game-rematch"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),

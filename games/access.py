@@ -14,7 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from .errors import GameError
+from infra.errors import GameError
+
 from .models import Game, Seat
 
 

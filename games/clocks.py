@@ -12,10 +12,17 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils import timezone
+
 import rules
 
-from . import clock
 from .models import Game
+
+
+def now() -> datetime:
+    """The one source of "now" for clocks and mail timing, so tests can drive time instead of sleeping (they
+    replace this function)."""
+    return timezone.now()
 
 
 def deadline_for(
@@ -42,15 +49,15 @@ def deadline_for(
     if game.clock == Game.Clock.LIVE:
         if not game.turn_seconds:
             return None
-        now = clock.now()
+        moment = now()
         same_people = previous_to_move is not None and sorted(previous_to_move) == sorted(to_move)
         # A main-game turn (set-up turns have no offers, and their placements change hands without `current`).
         same_turn = previous_turn is not None and state.turn > 0 and previous_turn == (state.turn, state.current)
         if same_people or same_turn:
             # Read only for games with a turn clock: the move path does not load the deadline otherwise.
-            if game.deadline is not None and game.deadline > now:
+            if game.deadline is not None and game.deadline > moment:
                 return game.deadline
-        return now + timedelta(seconds=game.turn_seconds)
+        return moment + timedelta(seconds=game.turn_seconds)
     if not game.move_seconds:
         return None
     return _run_banks(game, to_move, seats, turn_number(state))
@@ -69,13 +76,13 @@ def _run_banks(game: Game, to_move: list[int], seats: dict[int, Any], turn: int)
     """Start the clock of each person newly asked to decide, stop (and charge) the clock of each who answered;
     the earliest deadline of those who owe a decision. The time per move goes into a seat's bank once per turn
     (`turn`), the first time the seat is asked in it."""
-    now = clock.now()
+    moment = now()
     changed = []
     for index, seat in seats.items():
         due = index in to_move and bool(seat.user_id)
         if due and (seat.due_since is None or seat.credited_turn != turn):
             if seat.due_since is None:
-                seat.due_since = clock_start(seat, now)
+                seat.due_since = clock_start(seat, moment)
             if seat.credited_turn != turn:
                 # A new turn, even for a seat still deciding (its last set-up road, then its first roll).
                 bank = (seat.bank_seconds or 0) + game.move_seconds
@@ -84,7 +91,7 @@ def _run_banks(game: Game, to_move: list[int], seats: dict[int, Any], turn: int)
             seat.deadline = seat.due_since + timedelta(seconds=seat.bank_seconds or 0)
             changed.append(seat)
         elif not due and seat.due_since is not None:
-            spent = max(0.0, (now - seat.due_since).total_seconds())
+            spent = max(0.0, (moment - seat.due_since).total_seconds())
             seat.bank_seconds = max(0, int((seat.bank_seconds or 0) - spent))
             seat.due_since = seat.deadline = None
             changed.append(seat)
@@ -186,4 +193,4 @@ def set_game_deadline(game: Game, deadline: datetime | None) -> None:
 def reminder_due(game: Game) -> bool:
     if game.deadline is None or game.reminded_seq == game.seq:
         return False
-    return clock.now() >= game.deadline - timedelta(seconds=game.move_seconds / 4)
+    return now() >= game.deadline - timedelta(seconds=game.move_seconds / 4)

@@ -18,14 +18,16 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.functional import empty
 from django.utils.translation import gettext as _
 
-from catan_site.socket_loop import OneQueueLoop
+from infra import timing
+from infra.errors import GameError
+from infra.realtime.socket_loop import OneQueueLoop
 
-from . import access, outbox, presence, selectors, services, timing
-from .errors import GameError
+from . import access, outbox, selectors, services
 from .fields import json_dumps
-from .frames import everyone_group, frame_key, user_group
+from .live import presence
+from .live.frames import everyone_group, frame_key, user_group
+from .live.pace import bot_pace_set
 from .models import Game
-from .pace import bot_pace_set
 from .signals import private_game_watched
 
 logger = logging.getLogger(__name__)

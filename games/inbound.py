@@ -25,7 +25,8 @@ from django.db import connection
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .errors import GameError
+from infra.errors import GameError
+
 from .services.email_actions import decide_from_email, notification_for
 
 logger = logging.getLogger(__name__)

@@ -82,7 +82,7 @@ class Game(models.Model):
     paused_remaining = models.FloatField(null=True, blank=True)
     # What players read while the game is paused (the moderator's stated reason).
     pause_note = models.CharField(max_length=500, blank=True)
-    # How long each bot move waits in a live game, chosen at the table by a player (games.pace): quick, normal, slow.
+    # How long each bot move waits in a live game, chosen at the table (games/live/pace.py): quick, normal, slow.
     bot_pace = models.CharField(max_length=8, default="normal")
 
     class Meta:

@@ -34,11 +34,12 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 import rules
+from infra import timing
 
-from . import clock, timing
-from .frames import chat_payload, everyone_group, seat_clock, seat_map, update_frames, user_group
+from . import clocks
+from .live.frames import chat_payload, everyone_group, seat_clock, seat_map, update_frames, user_group
+from .live.pace import bot_delay
 from .models import Game, Seat
-from .pace import bot_delay
 
 logger = logging.getLogger(__name__)
 
@@ -278,7 +279,7 @@ def move_committed(
             enqueue(BOT_TASK, (game_id, seq), countdown=bot_delay(live, pace))
         if live and deadline is not None:
             _timeout_task(game_id, seq, deadline)
-        elif deadline is not None and deadline <= clock.now():
+        elif deadline is not None and deadline <= clocks.now():
             # By email, a seat whose time was already spent is due again (its timeout rolled a 7; the others
             # have discarded): the rest of its turn is played now, not at beat's next tick.
             enqueue(TURN_TIMEOUT_TASK, (game_id, seq))

@@ -19,9 +19,8 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from catan_site.cache import count
-
-from .errors import GameError
+from infra.cache import count
+from infra.errors import GameError
 
 
 def check(user, kind: str) -> None:

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from . import clock
+from . import clocks
 from .access import seat_of
 from .fairness import seed_revealed
-from .frames import seat_clock
+from .live.frames import seat_clock
 from .models import Game, Move, Seat
 from .scenario_names import scenario_name
 
@@ -155,7 +155,7 @@ def search_games(
         games = games.filter(pk__in=seats.values("game_id"))
     if stalled_days:
         # Waiting on the same decision for more than N days: no move since then.
-        cutoff = clock.now() - timedelta(days=stalled_days)
+        cutoff = clocks.now() - timedelta(days=stalled_days)
         games = (
             games.filter(status=Game.Status.ACTIVE)
             .annotate(recent=Count("moves", filter=Q(moves__created_at__gte=cutoff)))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import notifications, services
+from . import services
+from .mail import notifications
 
 
 @shared_task(name="games.bot_play")

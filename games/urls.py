@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/seats/<int:index>/bot/", views.game_seat_bot, name="game-seat-bot"),
     path("games/<int:game_id>/settings/", views.game_settings, name="game-settings"),
     path("games/<int:game_id>/verify/", views.game_verify, name="game-verify"),
+    path("games/<int:game_id>/rematch/", views.game_rematch, name="game-rematch"),
     path("play/<str:token>/", views.login_link, name="game-login-link"),
     path("act/<str:code>/<str:verb>/", views.email_action, name="email-action"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),

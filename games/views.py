@@ -14,16 +14,16 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts import vacation
-from catan_site.params import whole_number
+from infra.api.params import whole_number
+from infra.errors import GameError
 
-from . import access, clock, clocks, selectors, services
-from .errors import GameError
+from . import access, clocks, selectors, services
 from .fairness import verify
 from .forms import GameCreateForm, StandingOrdersForm, VacationForm
-from .links import read_login_token, read_unsubscribe_token
+from .live.pace import bot_pace
+from .mail.links import read_login_token, read_unsubscribe_token
+from .mail.notifications import VERB_LABELS
 from .models import Game, Mute, Seat
-from .notifications import VERB_LABELS
-from .pace import bot_pace
 from .scenario_names import SCENARIO_NAMES
 from .services.seats import seat_offers_live
 from .signals import private_game_watched
@@ -244,7 +244,7 @@ def game_settings(request, game_id: int):
     ]
     muted = set(Mute.objects.filter(user=request.user).values_list("muted_id", flat=True))
     back = clocks.away_until(seat)
-    away = back if back and back > clock.now() else None
+    away = back if back and back > clocks.now() else None
     context = {
         "game": game,
         "seat": seat,

@@ -1,4 +1,4 @@
-"""The mails the local catcher kept (catan_site/mailcatcher.py writes one .eml file each), read back."""
+"""The mails the local catcher kept (devstack/mailcatcher.py writes one .eml file each), read back."""
 
 from __future__ import annotations
 

@@ -18,9 +18,9 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from games import clock
-from games.errors import GameError
+from games import clocks
 from games.models import Game, Seat, SeatOffer
+from infra.errors import GameError
 
 RECUSED = "recused"
 RUNNING = (Game.Status.WAITING, Game.Status.ACTIVE, Game.Status.PAUSED)
@@ -34,7 +34,7 @@ def has_stake(user: Any, game_id: Any) -> bool:
         return False
     if Seat.objects.filter(game_id=game_id).filter(Q(user_id=user.pk) | Q(held_for_id=user.pk)).exists():
         return True
-    open_offer = Q(expires_at__isnull=True) | Q(expires_at__gt=clock.now())
+    open_offer = Q(expires_at__isnull=True) | Q(expires_at__gt=clocks.now())
     offers = SeatOffer.objects.filter(seat__game_id=game_id, user_id=user.pk, accepted_at__isnull=True)
     return offers.filter(open_offer).exists()
 

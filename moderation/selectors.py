@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from django.db.models import QuerySet
 
-from catan_site.params import whole_number
+from infra.api.params import whole_number
 
 from .models import AuditEntry
 

@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
-from catan_site.params import whole_number
 from games import selectors
-from games.errors import GameError
 from games.forms import RESOURCE_CHOICES
 from games.models import ChatMessage, Game, SeatOffer
+from infra.api.params import whole_number
+from infra.errors import GameError
 from rules.constants import DEVELOPMENT_CARDS, RESOURCES
 from rules.svg import board_svg
 
@@ -164,7 +164,7 @@ def games(request):
     found = selectors.search_games(
         status=q.get("status", ""),
         scenario=q.get("scenario", ""),
-        player=q.get("player", ""),  # NUL, which PostgreSQL refuses, never gets here (catan_site/text_input.py)
+        player=q.get("player", ""),  # NUL, which PostgreSQL refuses, never gets here (infra/api/text_input.py)
         stalled_days=whole_number(stalled, maximum=36500),
     )
     context = {**_common(request), "games": found, "q": q, "statuses": Game.Status.choices}

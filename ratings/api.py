@@ -8,7 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catan_site.api_schema import ErrorSerializer
+from infra.api.schema import ErrorSerializer
 
 from . import selectors
 from .serializers import LeaderboardSerializer, PlayerRatingsSerializer

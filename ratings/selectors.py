@@ -8,8 +8,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
 from games.models import Game, Seat
+from infra.errors import GameError
 
 from .models import Rating, RatingChange
 

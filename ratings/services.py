@@ -25,8 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
-from games.errors import GameError
 from games.models import Game, Move, Seat
+from infra.errors import GameError
 
 from .compute import rate
 from .models import Rating, RatingChange

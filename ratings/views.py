@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
 from games.models import Game
+from infra.errors import GameError
 from replays import charts
 
 from . import selectors

@@ -1,5 +1,5 @@
 """The statistics and replay steps in the REST API. Errors answer in the site's envelope
-({"error": {"code", "message"}}, catan_site.api_errors); a game the viewer may not see is a JSON 404."""
+({"error": {"code", "message"}}, infra.api.errors); a game the viewer may not see is a JSON 404."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catan_site.api_fields import NO_NUL
-from catan_site.api_schema import ErrorSerializer
 from games import access
+from infra.api.fields import NO_NUL
+from infra.api.schema import ErrorSerializer
 
 from .selectors import replay_step
 from .serializers import ReplayStepSerializer, StatisticsSerializer

@@ -12,8 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from games import access
-from games.errors import GameError
 from games.fairness import seed_revealed
+from infra.errors import GameError
 
 
 def replay_page(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 
 import rules
 from games import access
-from games.errors import GameError
 from games.fairness import seed_revealed
 from games.models import Game, Move
+from infra.errors import GameError
 from rules.replay import replay, revealed_view
 
 

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games import access
-from games.errors import GameError
+from infra.errors import GameError
 from rules.stats import totals
 
 from . import charts

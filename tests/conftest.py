@@ -1,5 +1,5 @@
 """Shared fixtures. The suite runs on PostgreSQL and Redis, everywhere: `make test` starts its own when
-DATABASE_URL and REDIS_URL name none (catan_site/local.py), and pytest run by hand without them stops at once.
+DATABASE_URL and REDIS_URL name none (devstack/local.py), and pytest run by hand without them stops at once.
 Browser tests skip where Chromium is missing, but fail under REQUIRE_BROWSER=1 (CI)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def pytest_configure(config) -> None:
     if not database.startswith(("postgres://", "postgresql://")) or not cache.startswith("redis://"):
         raise pytest.UsageError(
             "the suite runs on PostgreSQL and Redis: run it with `make test` (which starts its own), or "
-            "`.venv/bin/python -m catan_site.local test -- .venv/bin/python -m pytest ...`, or set DATABASE_URL "
+            "`.venv/bin/python -m devstack.local test -- .venv/bin/python -m pytest ...`, or set DATABASE_URL "
             "(postgres://...) and REDIS_URL (redis://...)"
         )
 

@@ -6,7 +6,7 @@ import threading
 
 from django.core.cache import caches
 
-from games import presence
+from games.live import presence
 from tests.games.private_services import PrivateRedis
 
 
@@ -31,7 +31,7 @@ def test_every_thread_shares_one_client_and_its_connection_pool(settings, redis_
     """Issue "Live play": Django builds a cache object per thread and async context, and each built pools of its
     own (`ConnectionPool.from_url` while moves were served, new connections to Redis from every worker thread)."""
     settings.CACHES = {
-        "default": {"BACKEND": "catan_site.cache.FailOpenRedisCache", "LOCATION": redis_url, "OPTIONS": {}}
+        "default": {"BACKEND": "infra.cache.FailOpenRedisCache", "LOCATION": redis_url, "OPTIONS": {}}
     }
     clients = _in_threads(lambda: caches["default"]._cache)
     pools = _in_threads(lambda: caches["default"].raw_client().connection_pool)
@@ -46,7 +46,7 @@ def test_a_player_joining_a_table_costs_one_round_trip():
     try:
         from django.test import override_settings
 
-        location = {"BACKEND": "catan_site.cache.FailOpenRedisCache", "LOCATION": private.url, "OPTIONS": {}}
+        location = {"BACKEND": "infra.cache.FailOpenRedisCache", "LOCATION": private.url, "OPTIONS": {}}
         with override_settings(CACHES={"default": location}):
             client = private.client()
             client.config_resetstat()

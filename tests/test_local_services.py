@@ -1,4 +1,4 @@
-"""`make test` and `make run` on a bare machine: catan_site.local starts PostgreSQL and Redis of its own from the
+"""`make test` and `make run` on a bare machine: devstack.local starts PostgreSQL and Redis of its own from the
 wheels, hands their URLs to the command, and stops them (no process, no folder left) however the command ends;
 URLs given in the environment win. Each test runs the real wrapper in a subprocess."""
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from catan_site.embedded import EmbeddedPostgres
+from devstack.embedded import EmbeddedPostgres
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,7 +54,7 @@ def _bare_env(**extra: str) -> dict[str, str]:
 
 def _start(env: dict[str, str], sleep: float) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "catan_site.local", "test", "--", sys.executable, "-c", REPORT, str(sleep)],
+        [sys.executable, "-m", "devstack.local", "test", "--", sys.executable, "-c", REPORT, str(sleep)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -117,7 +117,7 @@ def test_without_urls_it_starts_both_servers_on_free_ports_and_removes_everythin
 
 def test_the_command_exit_status_is_passed_on():
     done = subprocess.run(
-        [sys.executable, "-m", "catan_site.local", "test", "--", sys.executable, "-c", "raise SystemExit(7)"],
+        [sys.executable, "-m", "devstack.local", "test", "--", sys.executable, "-c", "raise SystemExit(7)"],
         cwd=ROOT,
         env=_bare_env(),
         capture_output=True,

@@ -17,7 +17,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from catan_site.embedded import free_port
+from devstack.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,7 +56,7 @@ class Stack:
         self.port = port
         self.log = folder.parent / f"stack-{port}.log"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "catan_site.local", "run", "--port", str(port), "--folder", str(folder)],
+            [sys.executable, "-m", "devstack.local", "run", "--port", str(port), "--folder", str(folder)],
             cwd=ROOT,
             env=env,
             stdout=open(self.log, "wb"),  # noqa: SIM115 (closed with the process)

@@ -32,11 +32,11 @@ def test_database_url_selects_postgresql():
 def test_redis_url_selects_redis_for_channels_celery_and_cache():
     env = {"REDIS_URL": "redis://127.0.0.1:6379/0"}
     layer = channel_layers_config(env)["default"]
-    assert layer["BACKEND"] == "catan_site.layers.PubSubChannelLayer"
+    assert layer["BACKEND"] == "infra.realtime.layers.PubSubChannelLayer"
     assert layer["CONFIG"]["hosts"] == [{"address": "redis://127.0.0.1:6379/0", "protocol": 2}]
     core = channel_layers_config({**env, "CHANNEL_LAYER": "core"})["default"]
     assert core["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert cache_config(env)["default"]["BACKEND"] == "catan_site.cache.FailOpenRedisCache"
+    assert cache_config(env)["default"]["BACKEND"] == "infra.cache.FailOpenRedisCache"
     celery = celery_config(env)
     assert celery["broker_url"] == "redis://127.0.0.1:6379/0"
     assert celery["task_always_eager"] is False

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 import rules
-from catan_site.api_fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
+from infra.api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
 from rules import state as rules_state
 from rules.actions import MAX_TRADE_CARDS
 from rules.constants import RESOURCE_INDEX

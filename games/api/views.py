@@ -13,10 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import rules
-from catan_site.api_schema import error_responses
+from infra.api.schema import error_responses
+from infra.errors import GameError
 
 from .. import access, fairness, selectors, services
-from ..errors import GameError
 from ..models import ChatMessage, Game
 from ..services.seats import seat_offers_live
 from . import serializers as s

@@ -15,9 +15,9 @@ from datetime import timedelta
 from django.conf import settings
 
 import rules
+from infra.errors import GameError
 
-from .. import autoplay, clock, outbox, ratelimit
-from ..errors import GameError
+from .. import autoplay, clocks, outbox, ratelimit
 from ..models import Game, Move, Seat
 from .moves import Cause, move_submit_for_seat
 
@@ -83,7 +83,7 @@ def bots_sweep(*, waited_seconds: float | None = None) -> int:
     """Queue a bot turn for every active game whose bot has had to act for longer than `waited_seconds` with no
     move: its task was lost. Returns how many were queued."""
     waited = settings.BOT_SWEEP_AFTER_SECONDS if waited_seconds is None else waited_seconds
-    cutoff = clock.now() - timedelta(seconds=waited)
+    cutoff = clocks.now() - timedelta(seconds=waited)
     stuck = Game.objects.filter(status=Game.Status.ACTIVE, bot_turn_since__lt=cutoff).values_list("pk", flat=True)
     count = 0
     for game_id in stuck:

@@ -10,8 +10,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from .. import access, notifications, outbox, ratelimit
-from ..errors import GameError
+from infra.errors import GameError
+
+from .. import access, outbox, ratelimit
+from ..mail import notifications
 from ..models import ChatMessage, Game, Move, Mute, Notification, Seat
 from ..signals import report_filed
 from .moves import storable

@@ -11,11 +11,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import rules
+from infra.errors import GameError
 from rules.constants import RESOURCES
 
-from .. import access, notifications
+from .. import access
 from ..autoplay import offered_verbs, standing_order_action
-from ..errors import GameError
+from ..mail import notifications
 from ..models import Game, Move, Notification, Seat
 from .moves import MoveResult, move_submit
 

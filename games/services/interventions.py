@@ -14,9 +14,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 import rules
+from infra.errors import GameError
 
-from .. import clock, clocks, outbox
-from ..errors import GameError
+from .. import clocks, outbox
 from ..models import Game, Move, Notification, Seat, SeatOffer
 from .lobby import seat_leave
 from .seats import seat_hand_to_bot
@@ -46,7 +46,7 @@ def set_status(game: Game, status: str, note: str) -> str:
     if game.status not in STATUS_FROM[status]:
         raise GameError("bad_status", _("Not possible from this game's status."), status=409)
     previous = game.status
-    now = clock.now()
+    now = clocks.now()
     if status == Game.Status.PAUSED:
         clocks.pause(game, now)
         game.pause_note = note
@@ -113,7 +113,7 @@ def may_sit(user: Any) -> None:
 
 def new_offer(seat: Seat, user: Any, by: Any, expires_at: datetime) -> SeatOffer:
     """One open offer per seat: a newer one ends the others."""
-    SeatOffer.objects.filter(seat=seat, accepted_at__isnull=True).update(expires_at=clock.now())
+    SeatOffer.objects.filter(seat=seat, accepted_at__isnull=True).update(expires_at=clocks.now())
     return SeatOffer.objects.create(seat=seat, user=user, offered_by=by, expires_at=expires_at)
 
 
@@ -130,7 +130,7 @@ def offer_seat(game: Game, seat_index: Any, user: Any, by: Any, hours: int) -> S
     if game.seats.filter(user=user).exists():
         raise GameError("already_seated", _("That user already plays in this game."), status=409)
     may_sit(user)
-    return new_offer(seat, user, by, clock.now() + timedelta(hours=hours))
+    return new_offer(seat, user, by, clocks.now() + timedelta(hours=hours))
 
 
 def held_seat(game_id: Any, seat_index: Any) -> Seat:
@@ -153,7 +153,7 @@ def hold_seats(user: Any) -> None:
         seat.save(update_fields=["held_for", "held_abandoned", "deadline", "due_since"])
         # Mail about a decision the bot now makes would ask them to log in to an account that cannot.
         Notification.objects.filter(game=game, user=user, sent_at__isnull=True, dropped_at__isnull=True).update(
-            dropped_at=clock.now()
+            dropped_at=clocks.now()
         )
         if game.deadline is not None and game.state:
             to_move = set(rules.to_move(rules.load(game.state)))
@@ -179,7 +179,7 @@ def offer_seats_back(user: Any, by: Any, days: int) -> int:
     """Each seat a bot kept for the person is offered back to them for `days`. Returns how many."""
     offers = 0
     for seat in Seat.objects.filter(held_for=user, user__isnull=True, game__status__in=RUNNING):
-        new_offer(seat, user, by, clock.now() + timedelta(days=days))
+        new_offer(seat, user, by, clocks.now() + timedelta(days=days))
         offers += 1
     return offers
 

@@ -27,9 +27,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import SentInvitation
+from infra.errors import GameError
 
-from .. import access, clock, outbox, ratelimit
-from ..errors import GameError
+from .. import access, clocks, outbox, ratelimit
 from ..models import Game
 from .lobby import LINK, _lock_player
 
@@ -58,7 +58,7 @@ def game_invite(*, game_id: int, user: Any, to: Any) -> str:
     with transaction.atomic():
         _lock_player(user)
         _check_daily_cap(user)
-        SentInvitation.objects.create(inviter_id=user.pk, created_at=clock.now())
+        SentInvitation.objects.create(inviter_id=user.pk, created_at=clocks.now())
         invitee = get_user_model().objects.filter(username__iexact=to, is_active=True).first()
         address, language = (invitee.email, invitee.language) if invitee is not None else ("", "")
         if invitee is None and by_address:
@@ -73,7 +73,7 @@ def game_invite(*, game_id: int, user: Any, to: Any) -> str:
 def _check_daily_cap(user: Any) -> None:
     """Refuse past the cap; rows older than the day count for nothing and go (a member keeps at most the cap)."""
     cap = settings.INVITE_EMAILS_PER_DAY
-    day_ago = clock.now() - timedelta(days=1)
+    day_ago = clocks.now() - timedelta(days=1)
     SentInvitation.objects.filter(inviter_id=user.pk, created_at__lte=day_ago).delete()
     if SentInvitation.objects.filter(inviter_id=user.pk).count() >= cap:
         raise GameError(

@@ -13,10 +13,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
+from infra.errors import GameError
 from rules.chance import seed_commitment
 
-from .. import access, clocks, notifications, outbox, ratelimit
-from ..errors import GameError
+from .. import access, clocks, outbox, ratelimit
+from ..mail import notifications
 from ..models import Game, Notification, Seat, TimeoutPolicy
 
 # Text a mail client would make clickable: a scheme (http://), www., a domain name (free-gold.example) or an IP

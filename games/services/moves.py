@@ -16,11 +16,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
+from infra import timing
+from infra.errors import GameError
 
-from .. import autoplay, clocks, notifications, outbox, ratelimit, rows, signals, state_cache, timing
-from ..errors import GameError
+from .. import autoplay, clocks, outbox, ratelimit, signals
 from ..fields import json_dumps
+from ..mail import notifications
 from ..models import Game, Move, Seat
+from ..store import move_sql, state_cache
 
 # The largest action a client may send: the biggest legal one (a trade with counts) is under 300 bytes.
 MAX_ACTION_BYTES = 4096
@@ -126,11 +129,11 @@ def _earlier_move(game_id: int, idempotency_key: str | None, user: Any) -> MoveR
     return MoveResult(earlier.seq, earlier.seat, earlier.events, duplicate=True)
 
 
-def _seats(game: Game) -> dict[int, Seat | rows.SeatRow]:
+def _seats(game: Game) -> dict[int, Seat | move_sql.SeatRow]:
     # Only play by email needs the users themselves (notifications, quiet hours).
     if game.clock == Game.Clock.ASYNC:
         return {s.index: s for s in game.seats.select_related("user")}
-    return rows.seats_of(game)
+    return move_sql.seats_of(game)
 
 
 def _submit(
@@ -146,7 +149,7 @@ def _submit(
 ) -> MoveResult:
     known = state_cache.known(game_id)
     with transaction.atomic():
-        game = rows.lock_game(game_id, known_state=known)
+        game = move_sql.lock_game(game_id, known_state=known)
         timing.mark("lock")
         if game is None:
             raise GameError("not_found", _("No such game."), status=404)
@@ -201,7 +204,7 @@ def _position(game: Game, known: str | None) -> rules.State:
         held = state_cache.take(game.pk, known)
         if held is not None:
             return held
-        game.state = rows.state_of(game.pk)  # another thread of this process took it, and its move failed
+        game.state = move_sql.state_of(game.pk)  # another thread of this process took it, and its move failed
     else:
         state_cache.forget(game.pk)
     return rules.load(game.state, owned=True)  # freshly decoded: no copy
@@ -224,7 +227,7 @@ def _record(
     except rules.IllegalAction as error:
         raise GameError(error.code, error.message) from None
     game.seq += 1
-    rows.add_move(
+    move_sql.add_move(
         game,
         game_id=game.pk,
         seq=game.seq,
@@ -242,7 +245,7 @@ def _settle(
     game: Game,
     state: rules.State,
     events: list[dict[str, Any]],
-    seats: dict[int, Seat | rows.SeatRow],
+    seats: dict[int, Seat | move_sql.SeatRow],
     mover: Any = None,
     previous_to_move: list[int] | None = None,
     previous_turn: tuple[int, int] | None = None,
@@ -275,7 +278,7 @@ def save_position(
     game: Game,
     state: rules.State,
     events: list[dict[str, Any]],
-    seats: dict[int, Seat | rows.SeatRow],
+    seats: dict[int, Seat | move_sql.SeatRow],
     mover: Any = None,
     previous_to_move: list[int] | None = None,
     previous_turn: tuple[int, int] | None = None,
@@ -295,7 +298,7 @@ def save_position(
     bot_due = active and any(seats[s].bot for s in to_move if s in seats)
     game.bot_turn_since = timezone.now() if bot_due else None
     game.deadline = clocks.deadline_for(game, state, seats, previous_to_move, previous_turn)
-    rows.save_game(game, fields, state_text=state_text)
+    move_sql.save_game(game, fields, state_text=state_text)
     if "winner_seat" in fields:  # this move ended the game
         signals.game_finished.send(sender=Game, game=game, state=state)
     ids = notifications.create_for_move(

@@ -17,9 +17,9 @@ from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from accounts.vacation import vacation_changed
+from infra.errors import GameError
 
-from .. import clock, clocks, outbox, standing_orders
-from ..errors import GameError
+from .. import clocks, outbox, standing_orders
 from ..models import Game, Seat, SeatOffer
 from ..signals import seat_offer_accepted
 from .lobby import locked_game
@@ -52,7 +52,7 @@ def seat_offers_live(user: Any) -> QuerySet[SeatOffer]:
             seat__user__isnull=True,
             seat__game__status__in=(Game.Status.ACTIVE, Game.Status.PAUSED),
         )
-        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=clock.now()))
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=clocks.now()))
         .exclude(Exists(SeatOffer.objects.filter(seat_id=OuterRef("seat_id"), pk__gt=OuterRef("pk"))))
         .select_related("seat__game")
         .order_by("pk")
@@ -64,7 +64,7 @@ def seat_offer_accept(*, offer_id: int, user: Any) -> Seat:
         offer = SeatOffer.objects.select_for_update().select_related("seat").filter(pk=offer_id, user=user).first()
         if offer is None or offer.accepted_at is not None:
             raise GameError("no_offer", _("There is no such offer for you."), status=404)
-        if offer.expires_at is not None and offer.expires_at <= clock.now():
+        if offer.expires_at is not None and offer.expires_at <= clocks.now():
             raise GameError("offer_expired", _("This offer has expired."), status=410)
         if SeatOffer.objects.filter(seat_id=offer.seat_id, pk__gt=offer.pk).exists():
             raise GameError(
@@ -84,7 +84,7 @@ def seat_offer_accept(*, offer_id: int, user: Any) -> Seat:
         seat.bot = ""
         seat.held_for = None
         seat.save(update_fields=["user", "bot", "held_for"])
-        offer.accepted_at = clock.now()
+        offer.accepted_at = clocks.now()
         offer.save(update_fields=["accepted_at"])
         seat_offer_accepted.send(sender=SeatOffer, offer=offer, seat=seat, user=user, abandonment_removed=undone)
         outbox.seats_changed(seat.game_id)
@@ -135,7 +135,7 @@ def vacation_start(*, game_id: int, user: Any, days: Any) -> Seat:
             raise GameError(
                 "vacation_limit", _("You have %(left)s vacation days left in this game.") % {"left": left}, status=409
             )
-        now = clock.now()
+        now = clocks.now()
         seat.vacation_until = now + timedelta(days=days)
         seat.vacation_used_seconds += days * 86400
         seat.save(update_fields=["vacation_until", "vacation_used_seconds"])
@@ -157,7 +157,7 @@ def vacation_end(*, game_id: int, user: Any) -> Seat:
         seat = game.seats.select_related("user").filter(user=user).first()
         if seat is None:
             raise GameError("not_a_player", _("You have no seat in this game."), status=403)
-        now = clock.now()
+        now = clocks.now()
         back = clocks.away_until(seat)
         if back is None or back <= now:
             raise GameError("not_away", _("You are not on vacation in this game."), status=409)
@@ -181,7 +181,7 @@ def account_vacation_changed(sender: Any, user: Any, **kwargs: Any) -> None:
     of their email games a decision already due re-times (waiting for their return, or running again from now
     with the time it had left), and the table sees their seat's new vacation and deadline. Connected in every
     process by `GamesConfig.ready`."""
-    now = clock.now()
+    now = clocks.now()
     games = Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE, game__clock=Game.Clock.ASYNC)
     for game_id in sorted(games.values_list("game_id", flat=True)):
         game = locked_game(game_id)

@@ -21,9 +21,11 @@ from django.db import transaction
 from django.db.models import Q
 
 import rules
+from infra.errors import GameError
 
-from .. import autoplay, clock, clocks, notifications, outbox, presence
-from ..errors import GameError
+from .. import autoplay, clocks, outbox
+from ..live import presence
+from ..mail import notifications
 from ..models import Game, Notification, Seat, TimeoutPolicy
 from .moves import Cause, move_submit_for_seat
 from .seats import seat_hand_to_bot
@@ -102,7 +104,7 @@ def tick(game_id: int) -> str:
         state = rules.load(game.state)
         seats = {s.index: s for s in game.seats.select_related("user")}
         due = [s for s in rules.to_move(state) if s in seats and seats[s].user_id]
-        now = clock.now()
+        now = clocks.now()
         if game.clock == Game.Clock.ASYNC:
             # Each person's own deadline (their time bank); all those past it are settled on this tick.
             late = [s for s in due if seats[s].deadline is not None and seats[s].deadline <= now]
@@ -150,7 +152,7 @@ def player_left(*, game_id: int, user_id: int) -> bool:
         seat = game.seats.filter(user_id=user_id).first()
         if seat is None or seat.index not in rules.to_move(rules.load(game.state)):
             return False
-        grace = clock.now() + timedelta(seconds=settings.LIVE_DISCONNECT_GRACE_SECONDS)
+        grace = clocks.now() + timedelta(seconds=settings.LIVE_DISCONNECT_GRACE_SECONDS)
         if game.deadline is not None and game.deadline <= grace:
             return False
         game.deadline = grace

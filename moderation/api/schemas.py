@@ -7,8 +7,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
-from catan_site.api_fields import NO_NUL
 from games.models import Game
+from infra.api.fields import NO_NUL
 
 from ..models import Report, Sanction
 

@@ -14,13 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from catan_site.api_fields import StrictCharField, StrictChoiceField, StrictIntegerField
-from catan_site.api_schema import error_responses
-from catan_site.params import whole_number
 from games import selectors
 from games.api import serializers as s
-from games.errors import GameError
 from games.models import Game
+from infra.api.fields import StrictCharField, StrictChoiceField, StrictIntegerField
+from infra.api.params import whole_number
+from infra.api.schema import error_responses
+from infra.errors import GameError
 
 from .. import services as moderation
 from ..models import Report, Sanction

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games.errors import GameError
+from infra.errors import GameError
 
 from .. import recusal
 from ..models import AuditEntry

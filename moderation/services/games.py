@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 
 import rules
 from games import access
-from games.errors import GameError
 from games.fairness import seed_revealed
 from games.models import ChatMessage, Game, Seat, SeatOffer
 from games.services import chat, interventions
+from infra.errors import GameError
 from ratings import services as ratings
 
 from .. import recusal

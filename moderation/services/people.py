@@ -14,9 +14,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import clock, outbox
-from games.errors import GameError
+from games import clocks, outbox
 from games.services import interventions
+from infra.errors import GameError
 
 from ..models import Sanction
 from .common import audit, check_may_sanction, mail, reason_given, require_moderator
@@ -125,7 +125,7 @@ def user_restrict(
     ban = length is None
     with transaction.atomic():
         user = type(user).objects.select_for_update().get(pk=user.pk)
-        until = None if ban else clock.now() + timedelta(hours=length)
+        until = None if ban else clocks.now() + timedelta(hours=length)
         if user.banned or (until is not None and user.suspended_until and user.suspended_until >= until):
             audit(moderator, "sanction_kept", reason, target_user=user, hours=length, banned=user.banned)
             return "unchanged"
@@ -165,7 +165,7 @@ def lift_expired_suspensions() -> int:
     seconds: no suspension lasts a minute longer than given."""
     users = get_user_model().objects
     lifted = 0
-    for user in users.filter(banned=False, suspended_until__isnull=False, suspended_until__lte=clock.now()):
+    for user in users.filter(banned=False, suspended_until__isnull=False, suspended_until__lte=clocks.now()):
         with transaction.atomic():
             users.filter(pk=user.pk).update(is_active=True, suspended_until=None)
             last = Sanction.objects.filter(user=user, kind=Sanction.Kind.SUSPENSION).first()

@@ -11,10 +11,10 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games import clock
-from games.errors import GameError
+from games import clocks
 from games.services import chat
 from games.services.seats import seat_offers_live
+from infra.errors import GameError
 
 from .. import recusal
 from ..models import Report, Sanction
@@ -83,7 +83,7 @@ def report_handle(
         report.status = Report.Status.DISMISSED if action == "dismiss" else Report.Status.ACTIONED
         report.outcome = outcome
         report.handled_by = moderator
-        report.handled_at = clock.now()
+        report.handled_at = clocks.now()
         report.save(update_fields=["status", "outcome", "handled_by", "handled_at"])
         audit(
             moderator,
@@ -129,7 +129,7 @@ def reports_handle_many(
             if first is not None:
                 # Closed with the sanction already applied: same outcome, and its own audit entry saying so.
                 Report.objects.filter(pk=report.pk).update(
-                    status=Report.Status.ACTIONED, outcome=first.outcome, handled_by=moderator, handled_at=clock.now()
+                    status=Report.Status.ACTIONED, outcome=first.outcome, handled_by=moderator, handled_at=clocks.now()
                 )
                 report.outcome = first.outcome
                 audit(
@@ -162,7 +162,7 @@ def notices_unseen(user) -> list[str]:
     Marks them seen."""
     if user is None or not user.is_authenticated:
         return []
-    now = clock.now()
+    now = clocks.now()
     texts = []
     sanctions = Sanction.objects.filter(user=user, seen_at__isnull=True).order_by("created_at")
     for sanction in sanctions:

@@ -33,7 +33,7 @@ export function setUpTable() {
       if (event.key === "Enter" || event.key === " ") openDrawer("hand");
     });
   }
-  // The person's choice for this game: the server paces its bots' moves by it (games/pace.py).
+  // The person's choice for this game: the server paces its bots' moves by it (games/live/pace.py).
   const pace = $("bot-pace");
   if (pace) {
     pace.addEventListener("change", () => {

@@ -11,7 +11,8 @@ import pytest
 from django.test import override_settings
 
 import rules
-from games import pace, services
+from games import services
+from games.live import pace
 from games.models import Game, Move, Seat
 from tests.e2e.base import ARTIFACTS, BrowserCase
 from tests.games.helpers import state_of

@@ -1,5 +1,5 @@
 """Real services of a test's own, started and stopped by PID: a redis-server, an SMTP catcher (aiosmtpd in a
-subprocess, see catan_site/mailcatcher.py) and a Celery worker with its beat, all on ports no other test
+subprocess, see devstack/mailcatcher.py) and a Celery worker with its beat, all on ports no other test
 session uses (another session's tasks or mail never reach this one's)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import redis
 
-from catan_site.embedded import redis_server_binary
+from devstack.embedded import redis_server_binary
 from tests.games.servers import ROOT, free_port, server_env
 
 
@@ -66,7 +66,7 @@ class SmtpCatcher:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "catan_site.mailcatcher", str(self.port), str(self.directory), str(self.delay)],
+            [sys.executable, "-m", "devstack.mailcatcher", str(self.port), str(self.directory), str(self.delay)],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

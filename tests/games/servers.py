@@ -14,7 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import connection
 
-from catan_site.embedded import free_port  # noqa: F401 (re-exported: the tests import it from here)
+from devstack.embedded import free_port  # noqa: F401 (re-exported: the tests import it from here)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -124,10 +124,10 @@ AWAY = dt.datetime(2026, 11, 27, 9, 0, tzinfo=dt.UTC)  # "Nov. 27, 2026, 9 a.m."
 @pytest.mark.django_db
 def test_the_vacation_sentence_has_no_double_full_stop_after_a_m(monkeypatch):
     from accounts import vacation
-    from games import clock
+    from games import clocks
 
     today = AWAY - dt.timedelta(days=2)
-    monkeypatch.setattr(clock, "now", lambda: today)
+    monkeypatch.setattr(clocks, "now", lambda: today)
     monkeypatch.setattr(vacation, "now", lambda: today)
     game, (alice, _bob) = async_game()
     alice.time_zone = "UTC"

@@ -17,9 +17,9 @@ from django.test import Client
 
 import rules
 from games import outbox, selectors, services
-from games.errors import GameError
 from games.fairness import verify
 from games.models import Game, Move
+from infra.errors import GameError
 from rules.bots import GreedyBot
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of

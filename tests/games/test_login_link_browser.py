@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 
 from games import services
-from games.links import login_url
+from games.mail.links import login_url
 from tests.e2e.base import BrowserCase
 from tests.factories import UserFactory
 

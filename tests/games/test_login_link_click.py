@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.links import login_url
+from games.mail.links import login_url
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 import rules
 from catan_site.celery import app
 from games import autoplay, services
-from games.errors import GameError
 from games.models import ChatMessage, Game, Move, Seat
+from infra.errors import GameError
 from moderation import services as moderation
 from rules.ai.hard import SETUP_FACTOR
 from tests.factories import UserFactory

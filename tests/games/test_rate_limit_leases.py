@@ -3,7 +3,7 @@
 import pytest
 
 from games import ratelimit
-from games.errors import GameError
+from infra.errors import GameError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

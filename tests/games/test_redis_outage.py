@@ -14,7 +14,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 import rules
-from games import notifications
+from games.mail import notifications
 from games.models import Move, Notification
 from tests.games.helpers import started_game, state_of
 from tests.games.private_services import PrivateRedis, SmtpCatcher, Worker, forget_connections, wait_until
@@ -27,7 +27,7 @@ def redis_down(settings):
     private.start()
     settings.CACHES = {
         "default": {
-            "BACKEND": "catan_site.cache.FailOpenRedisCache",
+            "BACKEND": "infra.cache.FailOpenRedisCache",
             "LOCATION": private.url,
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }

@@ -65,7 +65,7 @@ def test_seats_on_two_server_processes_see_each_others_moves(two_servers):
 @pytest.mark.django_db(transaction=True)
 def test_a_game_moved_in_turn_by_two_processes_loses_no_move_and_uses_no_stale_position(two_servers):
     """Seats 0 and 2 on one process, 1 and 3 on the other: each turn changes process, and each process holds the
-    position it stored last (games/state_cache.py) while the other moves on. Every move is acknowledged, and the
+    position it stored last (games/store/state_cache.py) while the other moves on. Every move is acknowledged, and the
     stored snapshot is the move log replayed: no process moved from a position another had left behind."""
     import websockets
 

@@ -1,4 +1,4 @@
-"""The decoded position a process keeps for its next move of a game (games/state_cache.py): used only while the
+"""The decoded position a process keeps for its next move of a game (games/store/state_cache.py): used only while the
 stored snapshot is the one it stored, never after another process moved the game or anything rewrote it."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ import pytest
 from django.db import connection, transaction
 
 import rules
-from games import services, state_cache
-from games.errors import GameError
+from games import services
 from games.models import Game, Move
 from games.services.interventions import replay
+from games.store import state_cache
+from infra.errors import GameError
 from tests.games.helpers import started_game
 
 _load = rules.load  # the tests' own reads of the position, never counted by `loads`

@@ -9,7 +9,7 @@ import orjson
 
 import rules
 from games.fields import json_dumps
-from games.frames import frame_key, update_frames, update_message
+from games.live.frames import frame_key, update_frames, update_message
 
 
 def test_every_seats_frame_is_its_own_view_and_nothing_more():

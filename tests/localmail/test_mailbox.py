@@ -15,7 +15,7 @@ from tests.games.tasks.test_email_decisions import _turn_mail, inbound  # noqa: 
 
 
 def _keep(folder, message) -> str:
-    """What the catcher does with a mail it accepts (catan_site/mailcatcher.py): one .eml file."""
+    """What the catcher does with a mail it accepts (devstack/mailcatcher.py): one .eml file."""
     name = f"{time.time_ns()}-{os.getpid()}-000000"
     (folder / f"{name}.eml").write_bytes(message.as_bytes())
     return name
@@ -82,6 +82,6 @@ def test_bad_replies_are_refused_with_a_message_and_change_nothing(smtp, clock, 
 
 
 def _closed_port() -> int:
-    from catan_site.embedded import free_port
+    from devstack.embedded import free_port
 
     return free_port()

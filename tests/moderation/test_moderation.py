@@ -10,10 +10,10 @@ import pytest
 from rest_framework.test import APIClient
 
 import rules
-from games import clock, outbox, selectors, services
-from games.errors import GameError
-from games.frames import everyone_group
+from games import clocks, outbox, selectors, services
+from games.live.frames import everyone_group
 from games.models import ChatMessage, Game, Move, Notification, SeatOffer
+from infra.errors import GameError
 from moderation import services as moderation
 from moderation.models import AuditEntry, Report
 from tests.factories import UserFactory
@@ -338,7 +338,7 @@ def test_pause_freezes_the_clock_and_players_see_why(moderator, client):
     Game.objects.filter(pk=game.pk).update(deadline=before - timedelta(hours=5), paused_remaining=1800)
     client.post(f"/moderation/games/{game.pk}/", {"action": "resume", "reason": "resolved"})
     resumed = Game.objects.get(pk=game.pk)
-    assert resumed.status == "active" and 1790 < (resumed.deadline - clock.now()).total_seconds() <= 1800
+    assert resumed.status == "active" and 1790 < (resumed.deadline - clocks.now()).total_seconds() <= 1800
     shift = resumed.deadline - (before - timedelta(hours=5))
     assert seat_before is not None and game.seats.get(index=0).deadline == seat_before + shift
 
@@ -692,7 +692,7 @@ def test_restore_from_the_person_page_is_the_only_end_of_a_ban_and_offers_the_se
     bob.refresh_from_db()
     assert bob.is_active and not bob.banned and bob.suspended_until is None
     offer = SeatOffer.objects.get(user=bob, seat=seat)
-    assert offer.accepted_at is None and offer.expires_at > clock.now() + timedelta(days=6)
+    assert offer.accepted_at is None and offer.expires_at > clocks.now() + timedelta(days=6)
     assert last_audit().action == "user_restored" and last_audit().details == {"offers": 1}
     told = next(m for m in mailoutbox if m.to == [bob.email])
     assert "restored" in told.subject and "1 running game" in told.body
@@ -712,7 +712,7 @@ def test_the_game_page_shows_each_offers_real_state(moderator, client):
     old = moderation.seat_offer(moderator=moderator, game_id=game.pk, seat_index=1, user=carol, reason="x")
     moderation.seat_offer(moderator=moderator, game_id=game.pk, seat_index=1, user=dave, reason="y")
     expired = moderation.seat_offer_back(moderator=moderator, game_id=game.pk, seat_index=1, reason="z")
-    SeatOffer.objects.filter(pk=expired.pk).update(expires_at=clock.now() - timedelta(hours=1))
+    SeatOffer.objects.filter(pk=expired.pk).update(expires_at=clocks.now() - timedelta(hours=1))
     client.force_login(moderator)
     page = client.get(f"/moderation/games/{game.pk}/").content.decode()
     offers = page.split('id="offers"')[1].split("</ul>")[0]
@@ -725,7 +725,7 @@ def test_a_suspension_whose_end_has_passed_shows_no_suspended_until(moderator, c
     game, (alice, bob) = started_game()
     moderation.user_restrict(moderator=moderator, user=bob, reason="spam", days=1)
     services.report_create(reporter=alice, game_id=game.pk, reason="spam", user_id=bob.pk)
-    type(bob).objects.filter(pk=bob.pk).update(suspended_until=clock.now() - timedelta(minutes=1))
+    type(bob).objects.filter(pk=bob.pk).update(suspended_until=clocks.now() - timedelta(minutes=1))
     client.force_login(moderator)
     for url in ("/moderation/", f"/moderation/users/{bob.pk}/", urlsplit(moderation.record_link(bob)).path):
         assert "uspended until" not in client.get(url).content.decode(), url

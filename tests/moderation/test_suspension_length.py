@@ -14,8 +14,8 @@ from django.utils.formats import date_format
 from rest_framework.test import APIClient
 
 from catan_site.celery import app as celery_app
-from games import clock
-from games.errors import GameError
+from games import clocks
+from infra.errors import GameError
 from moderation import services as moderation
 from moderation.models import AuditEntry, Sanction
 from tests.factories import UserFactory
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def _hours_left(user) -> float:
     user.refresh_from_db()
-    return (user.suspended_until - clock.now()).total_seconds() / 3600
+    return (user.suspended_until - clocks.now()).total_seconds() / 3600
 
 
 def test_the_api_suspends_for_hours(moderator):
@@ -121,7 +121,7 @@ def test_an_hour_suspension_ends_when_beat_runs_after_its_end(
 ):
     target = UserFactory()
     moderation.user_restrict(moderator=moderator, user=target, reason="cool off", hours=1)
-    type(target).objects.filter(pk=target.pk).update(suspended_until=clock.now() - timedelta(seconds=1))
+    type(target).objects.filter(pk=target.pk).update(suspended_until=clocks.now() - timedelta(seconds=1))
     with django_capture_on_commit_callbacks(execute=True):
         assert moderation.lift_expired_suspensions() == 1
     target.refresh_from_db()

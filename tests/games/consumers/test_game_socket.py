@@ -207,7 +207,8 @@ async def test_a_socket_opens_off_the_thread_that_thread_sensitive_calls_share(g
     played (the load benchmark's p99 of 0.3-0.7 s). They now run on the worker threads, two trips per socket."""
     import threading
 
-    from games import consumers, presence, selectors
+    from games import consumers, selectors
+    from games.live import presence
 
     game, users = game_and_users
     shared = await sync_to_async(threading.current_thread, thread_sensitive=True)()

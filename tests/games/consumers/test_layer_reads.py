@@ -1,4 +1,4 @@
-"""The Redis Pub/Sub layer's own paths (catan_site/layers.py): a process reads its subscription straight off the
+"""The Redis Pub/Sub layer's own paths (infra/realtime/layers.py): a process reads its subscription straight off the
 connection, each thread publishes on a connection of its own, and both come back by themselves after Redis
 restarts."""
 
@@ -13,7 +13,7 @@ from redis.asyncio.client import PubSub
 import rules
 from catan_site.env_config import channel_layers_config
 from games import services
-from games.frames import everyone_group
+from games.live.frames import everyone_group
 from games.models import Game
 from tests.conftest import _reset_channel_layers
 from tests.games.consumers.test_game_socket import connect, receive_type

@@ -1,4 +1,4 @@
-"""The game socket's one-queue loop (catan_site/socket_loop.py) on the Redis Pub/Sub layer: the same handlers as
+"""The game socket's one-queue loop (infra/realtime/socket_loop.py) on the Redis Pub/Sub layer: the same handlers as
 Channels' loop, in order, one at a time, and nothing left subscribed when a socket closes."""
 
 import asyncio
@@ -9,7 +9,7 @@ from channels import consumer as channels_consumer
 from channels.layers import get_channel_layer
 
 import rules
-from games.frames import everyone_group
+from games.live.frames import everyone_group
 from games.models import Game
 from tests.games.consumers.test_game_socket import connect, receive_type
 from tests.games.helpers import started_game
@@ -115,8 +115,8 @@ async def test_a_client_cannot_queue_more_than_a_few_frames_while_one_is_handled
     order once the move is done."""
     import threading
 
-    from catan_site.socket_loop import CLIENT_AHEAD
     from games import services
+    from infra.realtime.socket_loop import CLIENT_AHEAD
 
     game, (alice, _bob) = game_and_users
     release = threading.Event()

@@ -7,8 +7,8 @@ from django.test import Client
 
 import rules
 from games import autoplay, outbox, services, tasks
-from games.errors import GameError
 from games.models import Move, Seat
+from infra.errors import GameError
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
 

@@ -11,9 +11,9 @@ import pytest
 from django.db import connection
 
 from games import services
-from games.errors import GameError
 from games.models import Game, Seat
 from games.services import lobby
+from infra.errors import GameError
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

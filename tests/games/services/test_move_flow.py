@@ -5,8 +5,8 @@ from django.db import connection
 
 import rules
 from games import services
-from games.errors import GameError
 from games.models import Game, Move
+from infra.errors import GameError
 from tests.factories import UserFactory
 from tests.games.helpers import first_legal, started_game, state_of
 
@@ -289,19 +289,19 @@ def test_with_prepared_statements_off_the_lock_is_sent_whole(tmp_path, postgres,
 
 
 def test_the_locked_game_is_the_row_the_orm_reads(postgres):
-    """`rows.lock_game` builds the game without `Model.__init__`: the same field values as the ORM's instance, the
+    """`move_sql.lock_game` builds the game without `Model.__init__`: the same field values as the ORM's instance, the
     move path's unread fields deferred (read on access), and an instance Django saves as an existing row."""
     from django.db import transaction
     from django.db.models.signals import post_init
 
-    from games import rows
+    from games.store import move_sql
 
     game, _ = started_game(humans=2, bots=1)
     orm = Game.objects.get(pk=game.pk)
     with transaction.atomic():
-        locked = rows.lock_game(game.pk)
+        locked = move_sql.lock_game(game.pk)
     assert type(locked) is Game and not locked._state.adding and locked._state.db == "default"
-    assert locked.get_deferred_fields() == rows._NOT_FOR_MOVES
+    assert locked.get_deferred_fields() == move_sql._NOT_FOR_MOVES
     for field in Game._meta.concrete_fields:
         assert getattr(locked, field.attname) == getattr(orm, field.attname), field.name  # deferred ones: a query
     locked.name = "Renamed"
@@ -312,7 +312,7 @@ def test_the_locked_game_is_the_row_the_orm_reads(postgres):
     post_init.connect(lambda instance, **kwargs: seen.append(instance), sender=Game, weak=False, dispatch_uid="t")
     try:
         with transaction.atomic():
-            again = rows.lock_game(game.pk)
+            again = move_sql.lock_game(game.pk)
     finally:
         post_init.disconnect(sender=Game, dispatch_uid="t")
     assert seen == [again]  # with an init receiver, Django's own `from_db`
@@ -320,7 +320,7 @@ def test_the_locked_game_is_the_row_the_orm_reads(postgres):
 
 @pytest.mark.filterwarnings("ignore:DateTimeField .* received a naive datetime:RuntimeWarning")
 def test_the_move_rows_are_prepared_as_django_prepares_them(postgres):
-    """`rows._preparer` passes a value of the field's own type (an int, text, an aware datetime) as it is on
+    """`move_sql._preparer` passes a value of the field's own type (an int, text, an aware datetime) as it is on
     PostgreSQL, and hands anything else to Django's `get_db_prep_save`: both give what Django's would, for every
     column a move writes."""
     import datetime as dt
@@ -329,17 +329,17 @@ def test_the_move_rows_are_prepared_as_django_prepares_them(postgres):
     from django.core.exceptions import ValidationError
     from psycopg.types.json import Json, Jsonb
 
-    from games import rows
+    from games.store import move_sql
 
     aware = dt.datetime(2026, 11, 28, 12, 30, tzinfo=dt.UTC)
     samples = [None, 3, True, Decimal("4"), "5", "text", "", aware, dt.datetime(2026, 11, 28, 12, 30)]
-    names = (*rows.MOVE_FIELDS, "seq", "deadline", "bot_turn_since", "status", "winner_seat", "finished_at")
-    for model, fields in ((Move, rows.MOVE_FIELDS), (Game, names[len(rows.MOVE_FIELDS) :])):
-        prepared, _, preps = rows._writer(model, tuple(fields), "postgresql")
+    names = (*move_sql.MOVE_FIELDS, "seq", "deadline", "bot_turn_since", "status", "winner_seat", "finished_at")
+    for model, fields in ((Move, move_sql.MOVE_FIELDS), (Game, names[len(move_sql.MOVE_FIELDS) :])):
+        prepared, _, preps = move_sql._writer(model, tuple(fields), "postgresql")
         for field, prep in zip(prepared, preps, strict=True):
             for value in samples:
                 try:
-                    expected = rows._prep(field, value)
+                    expected = move_sql._prep(field, value)
                 except (TypeError, ValueError, ValidationError) as error:
                     with pytest.raises(type(error)):
                         prep(value)

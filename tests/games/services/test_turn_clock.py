@@ -10,9 +10,10 @@ import pytest
 from django.utils import timezone
 
 import rules
-from games import frames, outbox, services
-from games.errors import GameError
+from games import outbox, services
+from games.live import frames
 from games.models import Game, Move
+from infra.errors import GameError
 from tests.factories import UserFactory
 from tests.games.helpers import state_of
 

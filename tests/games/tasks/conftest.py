@@ -9,7 +9,7 @@ import threading
 import pytest
 from aiosmtpd.controller import Controller
 
-from catan_site.embedded import free_port  # re-exported: the tests import it from here
+from devstack.embedded import free_port  # re-exported: the tests import it from here
 from games import services
 from tests.factories import UserFactory
 from tests.games.private_services import PrivateRedis, forget_connections
@@ -86,8 +86,8 @@ class Clock:
 
 @pytest.fixture
 def clock(monkeypatch):
-    """Time as the test says: games.clock.now() returns this clock's value."""
-    from games import clock as game_clock
+    """Time as the test says: games.clocks.now() returns this clock's value."""
+    from games import clocks as game_clock
 
     fake = Clock()
     monkeypatch.setattr(game_clock, "now", fake)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-from games import notifications, services
+from games import services
 from games.autoplay import timeout_action
+from games.mail import notifications
 from games.models import Game, Notification
 from tests.games.helpers import state_of
 from tests.games.tasks.conftest import HOUR

@@ -11,9 +11,10 @@ from aiosmtpd.controller import Controller
 from django.test import Client
 
 import rules
-from games import notifications, services
+from games import services
 from games.autoplay import timeout_action
 from games.inbound import InboundHandler, answer
+from games.mail import notifications
 from games.models import Game, Move, Notification
 from tests.games.helpers import state_of
 from tests.games.tasks.conftest import async_game as email_game

@@ -12,7 +12,8 @@ import pytest
 from django.db import connection
 
 import rules
-from games import autoplay, notifications, services
+from games import autoplay, services
+from games.mail import notifications
 from games.models import Game, Move, Notification
 from games.tasks import notifications_flush
 from tests.games.helpers import state_of

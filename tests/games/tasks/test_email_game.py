@@ -8,8 +8,8 @@ import pytest
 from rest_framework.test import APIClient
 
 import rules
-from games import notifications
 from games.autoplay import bot_seed
+from games.mail import notifications
 from games.models import Game, Notification
 from rules.ai import move_for
 from tests.games.helpers import state_of

@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 
 import rules
-from games import notifications, services
+from games import services
+from games.mail import notifications
 from games.models import Game, Move, Notification, Seat
 from tests.factories import UserFactory
 from tests.games.private_services import forget_connections
@@ -197,7 +198,7 @@ def test_vacation_pauses_the_clock(clock):
     assert not Move.objects.filter(game=game).exists()
     view = services_view(game, bob)
     assert view["seats"][0]["vacation_until"] is not None
-    from games.errors import GameError
+    from infra.errors import GameError
 
     with pytest.raises(GameError) as caught:
         services.vacation_start(game_id=game.pk, user=alice, days=13)
@@ -295,7 +296,7 @@ def test_a_log_in_link_opens_its_game_until_it_expires(smtp, clock, settings, mo
 
     from django.core import signing
 
-    from games.links import login_url
+    from games.mail.links import login_url
 
     game, (alice, _bob) = async_game()
     settings.LOGIN_LINK_MAX_AGE = 14 * 86400

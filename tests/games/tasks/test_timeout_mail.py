@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 import rules
-from games import notifications, services
+from games import services
+from games.mail import notifications
 from games.models import Game, Notification
 from games.services.email_actions import decide_from_email
 from tests.games.helpers import state_of

@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from .api_errors import too_large
+from .errors import too_large
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -33,7 +33,7 @@ class RefuseNulMiddleware:
         try:
             refused = _holds_nul(request.GET) or (form and _holds_nul(request.POST))
         except RequestDataTooBig:
-            # A body over the size limits, or with a file part (catan_site/uploads.py): the API's JSON 413;
+            # A body over the size limits, or with a file part (infra/api/uploads.py): the API's JSON 413;
             # pages get Django's 400 (templates/400.html).
             if not request.path.startswith("/api/"):
                 raise

@@ -29,8 +29,8 @@ from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 
-from .fields import JSONTextField, json_dumps
-from .models import Game, Move, Seat
+from ..fields import JSONTextField, json_dumps
+from ..models import Game, Move, Seat
 
 # The move path neither reads nor needs the game's timestamps (psycopg converts each in Python, a sixth of the
 # row-reading time); it only sets `deadline` and `finished_at`.
@@ -249,7 +249,7 @@ class SeatRow:
 def lock_game(game_id: int, known_state: str | None = None) -> Game | None:
     """The game row, locked until the transaction ends (SELECT ... FOR UPDATE where the database has it). On
     PostgreSQL the same statement brings its seats, for `seats_of`; and its `state` is None when the stored
-    snapshot's MD5 digest is `known_state` (the caller holds that snapshot decoded: games/state_cache.py)."""
+    snapshot's MD5 digest is `known_state` (the caller holds that snapshot decoded: games/store/state_cache.py)."""
     db = connections[DEFAULT_DB_ALIAS]
     names, columns, converters = _reader(Game, db.vendor)
     table = db.ops.quote_name(Game._meta.db_table)

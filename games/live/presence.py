@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.core.cache import cache
 
-from catan_site.cache import count
+from infra.cache import count
 
 LIFETIME = 86400
 

@@ -24,10 +24,10 @@ from django.utils.translation import gettext_lazy as _
 import rules
 from rules.svg import board_svg
 
-from . import clock, outbox
-from .autoplay import offered_verbs
+from .. import clocks, outbox
+from ..autoplay import offered_verbs
+from ..models import Game, Notification
 from .links import action_url, login_url, reply_address, unsubscribe_url
-from .models import Game, Notification
 from .summaries import decision, seat_names, since_last_turn, timed_out
 
 logger = logging.getLogger(__name__)
@@ -130,7 +130,7 @@ def _create_rows(
     game: Game, state: rules.State, seq: int, seats: dict, targets: list[int], kind: str | None
 ) -> list[int]:
     """A row per target seat's user (unless they want no mail), each replacing their unsent one; the ids due now."""
-    moment = clock.now()
+    moment = clocks.now()
     ids = []
     for index in targets:
         user = seats[index].user
@@ -204,7 +204,7 @@ def create_single(game: Game, user, kind: str, seq: int | None = None) -> None:
         game=game, user=user, kind=kind, sent_at__isnull=True, dropped_at__isnull=True
     ).exists():
         return
-    moment = clock.now()
+    moment = clocks.now()
     seq = game.seq if seq is None else seq
     notification, created = Notification.objects.get_or_create(
         game=game,
@@ -272,7 +272,7 @@ def seat_deadline(seat, state: rules.State) -> datetime | None:
 def emailed_up_to(notification: Notification) -> int:
     """The last move the other emails to this reader about this game told them of (each tells up to its own row's
     move): those sent, and those being sent now. 0 before the first; digests list games, not moves."""
-    now = clock.now()
+    now = clocks.now()
     others = (
         Notification.objects.filter(game_id=notification.game_id, user_id=notification.user_id, digest=False)
         .filter(Q(sent_at__isnull=False) | Q(claimed_until__gt=now, dropped_at__isnull=True))
@@ -360,7 +360,7 @@ def still_pending(notification: Notification) -> bool:
 def _claim(pk: int) -> tuple[Notification | None, str]:
     """Claim a due row in a short transaction of its own that locks only that row (never the game or the user),
     so that the SMTP conversation that follows holds no lock at all."""
-    now = clock.now()
+    now = clocks.now()
     with transaction.atomic():
         notification = Notification.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
         if notification is None:
@@ -399,7 +399,7 @@ def send(pk: int) -> str:
         failure = f"{type(error).__name__}: {error}"[:300]
         Notification.objects.filter(pk=pk).update(last_error=failure, claimed_until=None)
         raise
-    Notification.objects.filter(pk=pk).update(sent_at=clock.now(), claimed_until=None, last_error="")
+    Notification.objects.filter(pk=pk).update(sent_at=clocks.now(), claimed_until=None, last_error="")
     return "sent"
 
 
@@ -407,7 +407,7 @@ def flush(limit: int = 200) -> int:
     """Send due rows that no task sent (broker outage, restart, quiet hours); the beat runs this every minute.
     Rows tried least come first, and rows that failed MAX_ATTEMPTS times are left (their error is recorded), so
     a few broken rows never starve the others."""
-    now = clock.now()
+    now = clocks.now()
     due = (
         Notification.objects.filter(
             sent_at__isnull=True, dropped_at__isnull=True, digest=False, send_after__lte=now, attempts__lt=MAX_ATTEMPTS
@@ -433,7 +433,7 @@ def digest_due(user, moment: datetime) -> bool:
 def send_digests(every_hour: bool = False) -> int:
     """One mail per digest user listing the games waiting on them; their rows count as sent. Beat runs this at
     the top of every hour: each user gets theirs at their own local hour (`every_hour` sends all now)."""
-    moment = clock.now()
+    moment = clocks.now()
     pending = Notification.objects.filter(
         sent_at__isnull=True, dropped_at__isnull=True, digest=True, send_after__lte=moment
     )
@@ -460,6 +460,6 @@ def send_digests(every_hour: bool = False) -> int:
         message = EmailMultiAlternatives(subject, text, to=[user.email], headers=unsubscribe_headers(user))
         message.attach_alternative(html, "text/html")
         message.send()
-        Notification.objects.filter(pk__in=[n.pk for n in rows]).update(sent_at=clock.now())
+        Notification.objects.filter(pk__in=[n.pk for n in rows]).update(sent_at=clocks.now())
         sent += 1
     return sent

@@ -1,8 +1,8 @@
 """What the OpenAPI schema (/api/schema/) says about every operation beyond its own body: the one error envelope
 as a component, and the error statuses each operation can answer, derived from how the view is built.
 
-Every error under /api/ has the shape {"error": {"code", "message", "fields"?}} (catan_site/api_errors.py formats
-them, catan_site/api_fallbacks.py answers unknown paths and failures in the same shape). Views list the statuses
+Every error under /api/ has the shape {"error": {"code", "message", "fields"?}} (infra/api/errors.py formats
+them, infra/api/fallbacks.py answers unknown paths and failures in the same shape). Views list the statuses
 only they can answer (409 for a conflict, 429 for a rate limit) with `error_responses(...)`; `ApiAutoSchema` adds
 those that follow from the view's shape:
 

@@ -1,11 +1,11 @@
-"""`make run`: the deployed system, small. On the PostgreSQL and Redis that catan_site/local.py gives it:
+"""`make run`: the deployed system, small. On the PostgreSQL and Redis that devstack/local.py gives it:
 
 - migrate, create the demo accounts and games, collect the static files;
 - then, under honcho (the `Procfile` at the top of the tree), the processes production runs: the web server, a
   Celery worker on both queues, beat, the inbound mail handler (replies by email), and an SMTP catcher that keeps
   the site's outgoing mail for the local mailbox page (/local/mail/).
 
-Ctrl-C stops honcho, which stops its processes; catan_site/local.py then stops the servers.
+Ctrl-C stops honcho, which stops its processes; devstack/local.py then stops the servers.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from catan_site.embedded import free_port
+from devstack.embedded import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 

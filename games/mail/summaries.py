@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 import rules
 
-from .models import Game, Move
+from ..models import Game, Move
 
 
 def seat_names(game: Game) -> dict[int, str]:

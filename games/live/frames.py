@@ -15,8 +15,8 @@ from typing import Any
 
 import rules
 
-from .clocks import away_until
-from .fields import json_dumps
+from ..clocks import away_until
+from ..fields import json_dumps
 
 
 def everyone_group(game_id: int) -> str:

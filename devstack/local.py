@@ -1,10 +1,10 @@
 """Run a command on PostgreSQL and Redis of its own when none is given: what `make test` and `make run` call.
 
-    python -m catan_site.local test -- python -m pytest      # throwaway servers in a temporary folder
-    python -m catan_site.local run [--port 8000]              # the whole site (catan_site/stack.py)
+    python -m devstack.local test -- python -m pytest      # throwaway servers in a temporary folder
+    python -m devstack.local run [--port 8000]              # the whole site (devstack/stack.py)
 
 `DATABASE_URL` and `REDIS_URL`, when set, win: that service is not started. Otherwise each is started on a free
-port of 127.0.0.1 (catan_site/embedded.py), the command runs with the URLs in its environment, and when it ends
+port of 127.0.0.1 (devstack/embedded.py), the command runs with the URLs in its environment, and when it ends
 (or on Ctrl-C, SIGTERM, or a failure) the servers are stopped and, for `test`, their folder removed. A server
 already running on the machine is never touched: ours get ports the system says are free.
 """
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import environ
 
-from catan_site.embedded import EmbeddedPostgres, EmbeddedRedis, ServiceError
-from catan_site.stack import port_taken, run_stack
+from devstack.embedded import EmbeddedPostgres, EmbeddedRedis, ServiceError
+from devstack.stack import port_taken, run_stack
 
 ROOT = Path(__file__).resolve().parent.parent
 # make run keeps its servers' data here (gitignored with the virtualenv), so the demo games survive a restart.

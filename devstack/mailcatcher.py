@@ -1,4 +1,4 @@
-"""An SMTP catcher, run as its own process: `python -m catan_site.mailcatcher PORT DIRECTORY [DELAY]`.
+"""An SMTP catcher, run as its own process: `python -m devstack.mailcatcher PORT DIRECTORY [DELAY]`.
 
 Each message it accepts is written to DIRECTORY as one .eml file (whole, or not at all), DELAY seconds after
 its data arrived. `make run` sends the site's mail here and shows it on the local mailbox page (mailbox/); the

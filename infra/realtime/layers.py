@@ -1,7 +1,7 @@
 """The channel layer: channels_redis's Redis Pub/Sub layer, decoding each message once per process, and
 publishing from synchronous code without an event loop.
 
-A move is one group message holding every seat's frame (games/frames.py). The stock layer hands the raw
+A move is one group message holding every seat's frame (games/live/frames.py). The stock layer hands the raw
 bytes to each subscribed socket's queue and every socket decodes its own copy; here the first socket to read
 a message decodes it and the others of the process get the same (read-only) dict. And a group message is
 published without the lock that the stock layer holds for it.
@@ -108,7 +108,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
     async def open_inbox(self, inbox: asyncio.Queue) -> str:
         """A new channel of this process whose messages (and those of the groups it joins) go into `inbox`, as
         raw bytes for `deserialize`: a consumer that reads its client's frames into the same queue waits on one
-        queue (catan_site/socket_loop.py), not on the two that Channels' loop races with a new task per message."""
+        queue (infra/realtime/socket_loop.py), not on the two that Channels' loop races with a new task per message."""
         layer = self._get_layer()
         channel = await layer.new_channel()  # named and subscribed by channels_redis, with a queue of its own
         layer.channels[channel] = inbox  # nothing can have reached that queue: the channel is in no group yet

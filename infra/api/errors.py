@@ -11,7 +11,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import GameError
+from infra.errors import GameError
 
 
 def _first_message(detail: Any) -> str:

@@ -11,8 +11,9 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from .errors import GameError
-from .models import Game, Seat
+from infra.errors import GameError
+
+from ..models import Game, Seat
 
 PACES = {"quick": 0.4, "normal": 1.0, "slow": 2.5}
 DEFAULT = "normal"

@@ -2,7 +2,7 @@
 reads nor decodes the snapshot (`rules.load` is a tenth of a move's server time).
 
 An entry is the MD5 digest of the snapshot's JSON text as stored and the `rules.State` that text encodes. A move
-sends the digest with the statement that locks the game row (games/rows.py), and PostgreSQL sends the snapshot
+sends the digest with the statement that locks the game row (games/store/move_sql.py), and PostgreSQL sends the snapshot
 back only when the stored text's digest differs: another process moved the game, or anything else rewrote the
 snapshot, seq or no seq. The comparison is made on the locked row, so no write can come between it and the move.
 

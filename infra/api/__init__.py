@@ -1,0 +1,1 @@
+"""The API kit every app's REST views use: the error envelope, fields, schema helpers, parsers and limits."""

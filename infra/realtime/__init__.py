@@ -1,0 +1,1 @@
+"""The realtime plumbing under Channels: the channel layer, the socket loop and the socket middleware."""
