@@ -1,13 +1,13 @@
 """Provably fair dice: the seed's hash is public from the start, the seed itself at the end, and anyone can
 replay the game from it and check every roll: on the fair-dice page, or from the downloaded log with the engine
-alone (`python -m rules.fairlog log.json`, no server needed)."""
+alone (`python -m rules.tools.fairlog log.json`, no server needed)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import rules
-from rules.fairlog import verify_log
+from rules.tools.fairlog import verify_log
 
 from .models import Game, Move
 

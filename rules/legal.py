@@ -332,11 +332,6 @@ def _year_of_plenty_choices(state: State) -> list[Action]:
     return [YEAR_OF_PLENTY_ONE[r] for r in range(5) if bank[r]]
 
 
-def robber_targets(state: State, seat: int, hex_id: int) -> list[int]:
-    """Opponents with a building on this hex and at least one card (and, with the friendly robber, > 2 VP)."""
-    return list(_victims_by_hex(state, seat).get(hex_id, ()))
-
-
 def _victims_by_hex(state: State, seat: int) -> dict[int, list[int]]:
     """Hex -> the opponents the robber may rob there, in seat order (hexes without any left out)."""
     eligible = _steal_eligible(state, seat)

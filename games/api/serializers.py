@@ -233,7 +233,7 @@ class FullMoveSerializer(MoveLogEntrySerializer):
 
 
 class GameLogSerializer(serializers.Serializer):
-    """Everything `python -m rules.fairlog` needs to replay the game and check its dice."""
+    """Everything `python -m rules.tools.fairlog` needs to replay the game and check its dice."""
 
     game = serializers.IntegerField()
     scenario = serializers.CharField()

@@ -188,7 +188,7 @@ class GameMoves(APIView):
 
 class GameLog(APIView):
     """After the end: the whole game (seed, commitment, every move's action and events), to check the dice with
-    the engine alone: `python -m rules.fairlog log.json`."""
+    the engine alone: `python -m rules.tools.fairlog log.json`."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 

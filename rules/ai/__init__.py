@@ -16,24 +16,18 @@ for `time_limit` seconds per decision (default 1 s, set-up decisions longer) and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
-from ..bots import play_out
 from ..legal import legal_actions
 from ..state import State
 from ..view import view
 from .easy import EasyBot, RandomBot
 from .hard import HardBot
 from .medium import MediumBot
+from .play import ViewBot, play_game
 from .tracker import CardTracker, Event
 
 Action = dict[str, Any]
-
-
-class ViewBot(Protocol):
-    name: str
-
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
 
 
 LEVELS: dict[str, type] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
@@ -67,27 +61,6 @@ def move_for(
     return choose_for(state, seat, bot)
 
 
-class _Seated:
-    """A view bot in the engine's bot interface, which hands it the state: it passes on only the seat's view,
-    and the events of every move to a bot that tracks cards (those it may not see are skipped)."""
-
-    def __init__(self, bot: ViewBot, seat: int, players: int) -> None:
-        self.bot = bot
-        self.observe = None
-        if hasattr(bot, "tracker"):  # a new game: a new tracker (a hand it missed is forgotten, never guessed)
-            tracker = bot.tracker = CardTracker(seat, players)
-            self.observe = tracker.observe
-
-    def choose(self, state: State, seat: int, legal: list[Action]) -> Action:
-        return self.bot.choose(view(state, seat), legal)
-
-
-def play_game(state: State, bots: list[ViewBot], max_actions: int = 20_000) -> int:
-    """Let view-based bots play until the game ends; returns the number of actions taken. Bots that track cards
-    follow the game from here (start them at the beginning of the game)."""
-    return play_out(state, [_Seated(bot, seat, state.players) for seat, bot in enumerate(bots)], max_actions)
-
-
 __all__ = [
     "BOTS",
     "LEVELS",
@@ -96,6 +69,7 @@ __all__ = [
     "HardBot",
     "MediumBot",
     "RandomBot",
+    "ViewBot",
     "choose_for",
     "move_for",
     "play_game",

@@ -23,37 +23,10 @@ from typing import Any
 
 from ..constants import DEVELOPMENT_CARDS, DEVELOPMENT_DECK, TERRAIN_INDEX
 from ..scoring import public_victory_points
-from ..state import FLAT_FIELDS, SETUP_ROAD, SETUP_SETTLEMENT, State, _copy, map_spec
+from ..state import SETUP_ROAD, SETUP_SETTLEMENT, State, map_spec
 from .obs import _counts, board_key, trade_from_view
 
 BANK_PER_RESOURCE = 19
-NESTED_LISTS = frozenset({"hands", "development", "development_new", "development_used", "token_sites", "trade_lines"})
-NESTED_LISTS |= {"home_islands", "islands_settled", "offers_this_turn"}
-
-
-def clone(state: State) -> State:
-    """A full copy of a state, much cheaper than `load(dump(state))` (the derived tables are shared)."""
-    new = State.__new__(State)
-    for name in State.FIELDS:
-        value = getattr(state, name)
-        if name in FLAT_FIELDS:
-            value = value[:]
-        elif name in NESTED_LISTS:
-            value = [x[:] for x in value]
-        elif name == "supply":
-            value = [dict(x) for x in value]
-        elif name == "trade" and value is not None:
-            value = _copy(value)
-            value["replies"] = {int(k): v for k, v in value["replies"].items()}
-        setattr(new, name, value)
-    new.derived = state.derived
-    new.seat_edges = [x[:] for x in state.seat_edges]
-    new.seat_buildings = [x[:] for x in state.seat_buildings]
-    new._legal_cache = None
-    new.forced_dice = None
-    new.spots = None
-    return new
-
 
 def _deal(rng: random.Random, pool: list[int], counts: dict[int, int]) -> tuple[dict[int, list[int]], list[int]]:
     """Shuffle `pool` and deal `counts[s]` items to each s; returns the hands and what is left."""
@@ -291,5 +264,5 @@ def determinize(view: dict[str, Any], rng: random.Random, tries: int = 8) -> Sta
         ):
             break
     state.deck = deck[: view["deck_count"]]
-    state._legal_cache = None
+    state.forget_worked_out()
     return state

@@ -21,9 +21,9 @@ from ..actions import apply
 from ..errors import IllegalAction
 from ..legal import cached_legal_actions, to_move
 from ..scoring import victory_points
-from ..state import GAME_OVER, State
+from ..state import GAME_OVER, State, clone
 from . import heuristics as hx
-from .determinize import clone, determinize
+from .determinize import determinize
 from .medium import decide, observe_view, offer_allowed
 from .obs import Obs
 from .tracker import CardTracker

@@ -452,16 +452,6 @@ def _ends(o: Obs, ship: bool) -> set[int]:
 # --- cards --------------------------------------------------------------------------------------------
 
 
-def keep_priority(o: Obs) -> list[float]:
-    """How much I want to keep one more of each resource, beyond the goal's needs."""
-    prod = production(o, o.me)
-    _, cost = goal(o)
-    return [
-        (3.0 if o.hand[r] < cost[r] else 0.0) + RESOURCE_WEIGHT[r] - 0.05 * prod[r] - 0.3 * max(0, o.hand[r] - 2)
-        for r in range(5)
-    ]
-
-
 def discard_bundle(o: Obs, n: int) -> dict[str, int]:
     """Discard `n` cards, keeping what the goal needs: shed the largest surplus first."""
     _, cost = goal(o)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, RESOURCE_INDEX, RESOURCES, TERRAIN_INDEX
-from ..state import Derived, State, _derived_for
+from ..constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, RESOURCES, TERRAIN_INDEX
+from ..state import Derived, State, derived_for
 
 _HARBOUR_INDEX = {name: i for i, name in enumerate(HARBOUR_NAMES)}
 
@@ -52,7 +52,7 @@ def board_key(view: dict[str, Any]) -> tuple:
 
 
 def derived_from_view(view: dict[str, Any]) -> Derived:
-    return _derived_for(*board_key(view))
+    return derived_for(*board_key(view))
 
 
 class Obs:
@@ -273,7 +273,3 @@ class Obs:
     def opponent_cards(self) -> list[int]:
         """Cards of each resource in opponents' hands, exactly: 19 of each exist, in the bank or in hands."""
         return [max(0, 19 - self.bank[r] - self.hand[r]) for r in range(5)]
-
-
-def resource_index(name: str) -> int:
-    return RESOURCE_INDEX[name]

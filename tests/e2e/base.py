@@ -21,7 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import rules
 from games.models import Game
-from rules.bots import RandomBot, play_out
+from rules.ai import RandomBot, play_game
 from tests.conftest import missing_browser
 
 CHROMIUM = "/usr/bin/chromium"
@@ -179,7 +179,7 @@ class BrowserCase(ChannelsLiveServerTestCase):
         moves), stored finished one move later with `fields`."""
         game = Game.objects.order_by("-pk").first()
         state = rules.load(game.state)
-        play_out(state, [RandomBot(seed=seat) for seat in range(game.seat_count)])
+        play_game(state, [RandomBot(seed=seat) for seat in range(game.seat_count)], max_actions=100_000)
         game.state = rules.dump(state)
         game.status = Game.Status.FINISHED
         for name, value in fields.items():

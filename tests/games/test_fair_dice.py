@@ -16,11 +16,11 @@ from django.test import Client
 import rules
 from games import autoplay
 from games.models import Game, Move
-from rules.bots import GreedyBot
 from rules.chance import seed_commitment
-from rules.fairlog import verify_log
+from rules.tools.fairlog import verify_log
 from tests.games.helpers import started_game
 from tests.games.test_integrity import finish_game
+from tests.greedy import GreedyBot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,7 +60,7 @@ def test_the_finished_game_s_log_checks_with_the_engine_alone(tmp_path):
     path.write_text(json.dumps(log))
     # A fresh interpreter with only the engine: no Django settings, no database.
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "rules.fairlog", str(path)]
+    command = [sys.executable, "-m", "rules.tools.fairlog", str(path)]
     checked = subprocess.run(command, capture_output=True, text=True, env=env)
     assert checked.returncode == 0 and "verified" in checked.stdout, checked.stdout + checked.stderr
     rolled = next(m for m in log["moves"] if any(e["type"] == "rolled" for e in m["events"]))
@@ -118,7 +118,8 @@ def run_fairlog(tmp_path: Path, content: str) -> subprocess.CompletedProcess:
     path = tmp_path / "log.json"
     path.write_text(content)
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}  # the engine alone: no Django settings
-    return subprocess.run([sys.executable, "-m", "rules.fairlog", str(path)], capture_output=True, text=True, env=env)
+    command = [sys.executable, "-m", "rules.tools.fairlog", str(path)]
+    return subprocess.run(command, capture_output=True, text=True, env=env)
 
 
 def tamper(log: dict, kind: str, change) -> int:
@@ -219,7 +220,7 @@ def test_a_malformed_log_gets_a_clear_message_and_exit_code_2(tmp_path, content,
 
 def test_a_missing_file_gets_a_clear_message_and_exit_code_2(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "rules.fairlog", str(tmp_path / "nowhere.json")]
+    command = [sys.executable, "-m", "rules.tools.fairlog", str(tmp_path / "nowhere.json")]
     checked = subprocess.run(command, capture_output=True, text=True, env=env)
     assert checked.returncode == 2 and "Traceback" not in checked.stderr and "nowhere.json" in checked.stdout
 

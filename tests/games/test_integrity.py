@@ -20,9 +20,9 @@ from games import outbox, selectors, services
 from games.fairness import verify
 from games.models import Game, Move
 from infra.errors import GameError
-from rules.bots import GreedyBot
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
+from tests.greedy import GreedyBot
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,9 +17,9 @@ from games.models import Game, Seat
 from games.signals import game_finished
 from ratings.models import Rating, RatingChange
 from ratings.services import void_game
-from rules.bots import GreedyBot
 from tests.factories import UserFactory
 from tests.games.helpers import started_game
+from tests.greedy import GreedyBot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,11 +12,11 @@ import rules
 from games import selectors, services
 from games.models import Game, Move
 from replays.models import GameStatistics
-from rules.bots import GreedyBot
 from rules.constants import RESOURCES
 from tests.factories import UserFactory
 from tests.games.helpers import started_game
 from tests.games.test_integrity import finish_game
+from tests.greedy import GreedyBot
 
 HIDDEN = ("resources", "development", "development_new")
 

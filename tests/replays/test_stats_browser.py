@@ -11,8 +11,8 @@ from django.test import override_settings
 import rules
 from games import services
 from games.models import Game
-from rules.bots import GreedyBot
 from tests.e2e.base import ARTIFACTS, BrowserCase
+from tests.greedy import GreedyBot
 
 pytestmark = pytest.mark.e2e
 

@@ -15,7 +15,7 @@ import pytest
 import rules
 from rules.ai import BOTS, LEVELS, EasyBot, HardBot, MediumBot, choose_for, move_for, play_game
 from rules.ai import heuristics as hx
-from rules.ai.determinize import clone, determinize
+from rules.ai.determinize import determinize
 from rules.ai.hard import SETUP_FACTOR
 from rules.ai.medium import offer_allowed
 from rules.ai.obs import Obs
@@ -23,6 +23,7 @@ from rules.constants import DEVELOPMENT_CARDS, DEVELOPMENT_DECK, RESOURCES
 from rules.game import resolve_scenario
 from rules.position import PHASES as DESCRIBED_PHASES
 from rules.scenarios import load_map
+from rules.state import clone
 from rules.testing import fix_dice
 
 from .bot_positions import after_set_up as _after_set_up

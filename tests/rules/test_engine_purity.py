@@ -29,7 +29,7 @@ def test_importing_rules_loads_no_django_module():
 
 def test_simulate_prints_throughput_and_wins():
     out = subprocess.run(
-        [sys.executable, "-m", "rules.simulate", "--games", "3", "--players", "4", "--seed", "5"],
+        [sys.executable, "-m", "rules.tools.simulate", "--games", "3", "--players", "4", "--seed", "5"],
         capture_output=True,
         text=True,
         check=True,

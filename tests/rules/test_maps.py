@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from rules.geometry import AXIAL_DIRECTIONS, hex_distance, ring, topology_for
-from rules.render_maps import board_from_map_file, render
 from rules.svg import board_svg
+from rules.tools.render_maps import board_from_map_file, render
 
 MAP_DIR = Path(__file__).resolve().parents[2] / "rules" / "maps"
 NUMBERS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)

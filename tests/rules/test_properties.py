@@ -133,11 +133,11 @@ def test_replay_of_the_log_reproduces_the_dump(game):
 
 
 def test_a_thousand_random_games_all_finish_with_a_winner():
-    from rules.bots import RandomBot, play_out
+    from rules.ai import RandomBot, play_game
 
     winners = []
     for seed in range(1000):
         state = rules.new_game(players=3 + seed % 2, seed=seed)
-        play_out(state, [RandomBot(seed * 7 + s) for s in range(state.players)])
+        play_game(state, [RandomBot(seed * 7 + s) for s in range(state.players)], max_actions=100_000)
         winners.append(state.winner)
     assert all(w is not None for w in winners)

@@ -91,7 +91,7 @@ def test_bots_play_after_the_humans_until_a_human_must_act():
 @pytest.mark.django_db(transaction=True)
 def test_a_whole_game_against_bots_finishes():
     game, users = started_game(humans=1, bots=2, bot_level="medium")
-    from rules.bots import GreedyBot
+    from tests.greedy import GreedyBot
 
     me = GreedyBot(1)
     for _ in range(3000):

@@ -1,4 +1,4 @@
-"""Draw every Seafarers map: `python -m rules.render_maps` writes docs/scenarios/<key>.svg and SCENARIOS.md.
+"""Draw every Seafarers map: `python -m rules.tools.render_maps` writes docs/scenarios/<key>.svg and SCENARIOS.md.
 
 Each picture is a real game's board (`new_game(scenario=key, seed=1)`), so pools, spiral tokens and harbours
 are shown as one deal would lay them. If the engine cannot start a map yet, the picture is drawn straight from
@@ -13,12 +13,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .constants import PIPS
-from .geometry import topology_for
-from .svg import board_svg
+from ..constants import PIPS
+from ..geometry import topology_for
+from ..svg import board_svg
 
-MAP_DIR = Path(__file__).parent / "maps"
-ROOT = Path(__file__).resolve().parent.parent
+MAP_DIR = Path(__file__).resolve().parent.parent / "maps"
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 ORDER = (
@@ -262,7 +262,7 @@ def render(docs: Path = DOCS) -> list[str]:
         "# Seafarers scenarios",
         "",
         "The maps of RULES.md §10 (seed 004), drawn from `rules/maps/*.json` by "
-        "`python -m rules.render_maps`. "
+        "`python -m rules.tools.render_maps`. "
         "The counts under each picture are read from the map file; `tests/rules/test_maps.py` checks them "
         "against the seed's tables. Each picture is the board of a game started with seed 1.",
         "",

@@ -1,6 +1,6 @@
 """Play bot games and print throughput and results.
 
-python -m rules.simulate --games 100 --players 4 --seed 1 --bots greedy,random,random,random
+python -m rules.tools.simulate --games 100 --players 4 --seed 1 --bots easy,random,random,random
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import argparse
 import time
 from collections import Counter
 
-from .bots import BOTS, play_out
-from .game import new_game, scenario_keys
+from ..ai import BOTS, play_game
+from ..game import new_game, scenario_keys
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rules.simulate", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m rules.tools.simulate", description=__doc__)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         seed = args.seed + game
         state = new_game(scenario=args.scenario, players=args.players, seed=seed)
         bots = [BOTS[name](seed * 10 + s) for s, name in enumerate(names)]
-        actions += play_out(state, bots)
+        actions += play_game(state, bots, max_actions=100_000)
         turns += state.turn
         if state.winner is None:
             unfinished += 1

@@ -1,6 +1,6 @@
 """Check a finished game's published log with the engine alone: no server, no database.
 
-    python -m rules.fairlog game-42-log.json
+    python -m rules.tools.fairlog game-42-log.json
 
 The log (from the game's fair-dice page, or GET /api/games/42/log/) holds the scenario, the options, the
 revealed seed, the commitment published at the start, and every move (seat and action, with the events the
@@ -18,13 +18,13 @@ import json
 import sys
 from typing import Any
 
-from . import IllegalAction, apply, new_game
-from .chance import seed_commitment
+from .. import IllegalAction, apply, new_game
+from ..chance import seed_commitment
 
 # The server's notes that open a move's events (games/services/moves.py, timeouts.py): why it made the move.
 SERVER_NOTES = frozenset({"standing_order", "timeout", "seat_replaced"})
 
-USAGE = "usage: python -m rules.fairlog game-log.json"
+USAGE = "usage: python -m rules.tools.fairlog game-log.json"
 
 
 class MalformedLog(ValueError):

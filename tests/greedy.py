@@ -1,34 +1,17 @@
-"""Two simple players: a uniform random bot, and a greedy bot that builds when able and trades toward a goal.
-
-Both choose among `legal_actions` only and read nothing but public board facts and their own hand.
+"""A test driver that reads the whole state: cities first, then settlements on good numbers, then roads toward them;
+4:1 (or better) toward a goal. Tests use it to drive a seat quickly and deterministically through the services;
+the site's bots (rules.ai) decide from a seat's view only.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any
 
-from .constants import CITY_COST, DEVELOPMENT_COST, PIPS, PRODUCING, RESOURCES, SETTLEMENT_COST
-from .legal import legal_actions
-from .state import State
+from rules.constants import CITY_COST, DEVELOPMENT_COST, PIPS, PRODUCING, RESOURCES, SETTLEMENT_COST
+from rules.state import State
 
 Action = dict[str, Any]
-
-
-class Bot(Protocol):
-    def choose(self, state: State, seat: int, actions: list[Action]) -> Action: ...
-
-
-class RandomBot:
-    """Uniform over the legal actions (it never makes domestic offers: those are never listed)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, state: State, seat: int, actions: list[Action]) -> Action:
-        return self.rng.choice(actions)
 
 
 def vertex_value(state: State, vertex: int) -> float:
@@ -163,26 +146,3 @@ class GreedyBot:
             if get in missing and hand[give] - rates[give] >= goal[give]:
                 return action
         return None
-
-
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def play_out(state: State, bots: list[Any], max_actions: int = 100_000) -> int:
-    """Let bots play until the game ends; returns the number of actions taken (stops at `max_actions`)."""
-    from .actions import apply
-    from .legal import to_move
-
-    # Bots that follow the game (a card tracker) see every move's events; `observe` skips what they may not see.
-    observers = [bot.observe for bot in bots if getattr(bot, "observe", None) is not None]
-    count = 0
-    while count < max_actions:
-        seats = to_move(state)
-        if not seats:
-            break
-        seat = seats[0]
-        events = apply(state, seat, bots[seat].choose(state, seat, legal_actions(state, seat)))
-        for observe in observers:
-            observe(events)
-        count += 1
-    return count
