@@ -188,3 +188,64 @@ def test_the_rule_tests_build_positions_through_the_engine_api_never_by_writing_
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr":
                 writes.append(f"{path.name}:{node.lineno} setattr")
     assert writes == []
+
+
+# The house's floors, from the bottom: a package may import its own floor's neighbours only where listed, and
+# the floors below it, never one above. infra/ and rules/ stand on nothing of ours; catan_site/ (the project
+# shell: settings, urls, asgi, celery, serve, health) is the roof; devstack/ (make run, make test) stands apart.
+FLOORS = {
+    "rules": 0,
+    "infra": 0,
+    "localmail": 1,
+    "accounts": 1,
+    "games": 2,
+    "replays": 3,
+    "ratings": 4,
+    "moderation": 5,
+    "catan_site": 6,
+}
+APPS = [*FLOORS, "devstack"]
+
+
+def _top_level_imports(package: str) -> list[tuple[str, str]]:
+    """(module, imported top-level package of ours) for every import of every file of `package`, those inside a
+    function included."""
+    return [
+        (_module_name(path), name.split(".")[0])
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name, _node, _in_function in _imports(_module_name(path), path)
+        if name.split(".")[0] in APPS and name.split(".")[0] != package
+    ]
+
+
+def test_infra_imports_no_app():
+    """infra/ is the floor every app stands on: it imports none of them (nor rules/, nor the harness)."""
+    assert _top_level_imports("infra") == []
+
+
+@pytest.mark.parametrize("package", [p for p in APPS if p != "devstack"])
+def test_no_app_imports_devstack(package):
+    """The development harness is for the Makefile, the Procfile, tests and benchmarks: the site runs without it."""
+    assert [(module, name) for module, name in _top_level_imports(package) if name == "devstack"] == []
+
+
+@pytest.mark.parametrize("package", [p for p in APPS if p != "catan_site"])
+def test_catan_site_is_imported_by_no_app(package):
+    """The project shell sits on top: settings are read through django.conf, the Celery app through shared_task."""
+    assert [(module, name) for module, name in _top_level_imports(package) if name == "catan_site"] == []
+
+
+@pytest.mark.parametrize("package", list(FLOORS))
+def test_no_import_runs_back_up(package):
+    """Every import between top-level folders goes down a floor (or to infra/ and rules/ at the bottom)."""
+    upward = [
+        (module, name)
+        for module, name in _top_level_imports(package)
+        if name in FLOORS and FLOORS[name] >= FLOORS[package]
+    ]
+    assert upward == []
+
+
+def test_devstack_imports_no_app():
+    """The harness starts the site's processes by command line, never by importing the apps."""
+    assert _top_level_imports("devstack") == []

@@ -22,10 +22,10 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 import rules
+from rules.ai.autoplay import offered_verbs
 from rules.svg import board_svg
 
 from .. import clocks, outbox
-from ..autoplay import offered_verbs
 from ..models import Game, Notification
 from .links import action_url, login_url, reply_address, unsubscribe_url
 from .summaries import decision, seat_names, since_last_turn, timed_out

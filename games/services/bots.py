@@ -16,8 +16,9 @@ from django.conf import settings
 
 import rules
 from infra.errors import GameError
+from rules.ai import autoplay
 
-from .. import autoplay, clocks, outbox, ratelimit
+from .. import clocks, outbox, ratelimit
 from ..models import Game, Move, Seat
 from .moves import Cause, move_submit_for_seat
 

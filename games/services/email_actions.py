@@ -12,10 +12,10 @@ from django.utils.translation import gettext as _
 
 import rules
 from infra.errors import GameError
+from rules.ai.autoplay import offered_verbs, standing_order_action
 from rules.constants import RESOURCES
 
 from .. import access
-from ..autoplay import offered_verbs, standing_order_action
 from ..mail import notifications
 from ..models import Game, Move, Notification, Seat
 from .moves import MoveResult, move_submit

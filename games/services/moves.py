@@ -18,8 +18,9 @@ from django.utils.translation import gettext as _
 import rules
 from infra import timing
 from infra.errors import GameError
+from rules.ai import autoplay
 
-from .. import autoplay, clocks, outbox, ratelimit, signals
+from .. import clocks, outbox, ratelimit, signals
 from ..fields import json_dumps
 from ..mail import notifications
 from ..models import Game, Move, Seat

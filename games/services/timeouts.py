@@ -22,8 +22,9 @@ from django.db.models import Q
 
 import rules
 from infra.errors import GameError
+from rules.ai import autoplay
 
-from .. import autoplay, clocks, outbox
+from .. import clocks, outbox
 from ..live import presence
 from ..mail import notifications
 from ..models import Game, Notification, Seat, TimeoutPolicy

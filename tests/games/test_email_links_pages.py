@@ -10,8 +10,8 @@ from django.test import Client
 
 import rules
 from games import services
-from games.autoplay import timeout_action
 from games.models import Notification
+from rules.ai.autoplay import timeout_action
 from tests.factories import UserFactory
 from tests.games.helpers import state_of
 from tests.games.tasks.conftest import async_game

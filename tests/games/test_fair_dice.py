@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 
 import rules
-from games import autoplay
 from games.models import Game, Move
+from rules.ai import autoplay
 from rules.chance import seed_commitment
 from rules.tools.fairlog import verify_log
 from tests.games.helpers import started_game

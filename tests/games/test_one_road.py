@@ -15,10 +15,11 @@ from rest_framework.test import APIClient
 
 import rules
 from catan_site.celery import app
-from games import autoplay, services
+from games import services
 from games.models import ChatMessage, Game, Move, Seat
 from infra.errors import GameError
 from moderation import services as moderation
+from rules.ai import autoplay
 from rules.ai.hard import SETUP_FACTOR
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of

@@ -6,9 +6,10 @@ import pytest
 from django.test import Client
 
 import rules
-from games import autoplay, outbox, services, tasks
+from games import outbox, services, tasks
 from games.models import Move, Seat
 from infra.errors import GameError
+from rules.ai import autoplay
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
 

@@ -7,9 +7,9 @@ import pytest
 
 import rules
 from games import services
-from games.autoplay import timeout_action
 from games.mail import notifications
 from games.models import Game, Notification
+from rules.ai.autoplay import timeout_action
 from tests.games.helpers import state_of
 from tests.games.tasks.conftest import HOUR
 from tests.games.tasks.conftest import async_game as email_game

@@ -12,10 +12,10 @@ from django.test import Client
 
 import rules
 from games import services
-from games.autoplay import timeout_action
 from games.inbound import InboundHandler, answer
 from games.mail import notifications
 from games.models import Game, Move, Notification
+from rules.ai.autoplay import timeout_action
 from tests.games.helpers import state_of
 from tests.games.tasks.conftest import async_game as email_game
 from tests.games.tasks.conftest import free_port

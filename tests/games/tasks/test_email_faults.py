@@ -12,10 +12,11 @@ import pytest
 from django.db import connection
 
 import rules
-from games import autoplay, services
+from games import services
 from games.mail import notifications
 from games.models import Game, Move, Notification
 from games.tasks import notifications_flush
+from rules.ai import autoplay
 from tests.games.helpers import state_of
 from tests.games.private_services import SmtpCatcher
 from tests.games.tasks.conftest import async_game, free_port, wait_for

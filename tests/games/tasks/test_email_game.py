@@ -8,10 +8,10 @@ import pytest
 from rest_framework.test import APIClient
 
 import rules
-from games.autoplay import bot_seed
 from games.mail import notifications
 from games.models import Game, Notification
 from rules.ai import move_for
+from rules.ai.autoplay import bot_seed
 from tests.games.helpers import state_of
 from tests.games.tasks.conftest import async_game as email_game
 

@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import rules
-from rules.ai import RandomBot, choose_for, move_for
-from rules.constants import RESOURCE_INDEX, RESOURCES
+
+from ..constants import RESOURCE_INDEX, RESOURCES
+from . import RandomBot, choose_for, move_for
 
 Action = dict[str, Any]
 
