@@ -10,7 +10,7 @@ from .constants import BANK_PER_RESOURCE, DEVELOPMENT_DECK, SUPPLY
 from .errors import IllegalAction
 from .geometry import topology_for
 from .scenarios import build_board, family_maps, load_map, map_keys
-from .state import SCHEMA_VERSION, SETUP_SETTLEMENT, State
+from .state import SCHEMA_VERSION, SETUP_SETTLEMENT, State, build
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "board": "variable",  # base game: "variable" or "beginner"
@@ -100,19 +100,19 @@ def new_game(
             sea = [h for h, t in enumerate(board.terrain) if t == 6 and not board.extra["frame"][h]]
             board.pirate = sea[0]
 
-    state = State()
-    state.schema = SCHEMA_VERSION
-    state.scenario = key
-    state.options = opts
-    state.players = players
-    state.vp_target = opts["vp_target"] or (spec["vp_target"] if spec else 10)
-    state.seed = seed
-    state.hexes = tuple(board.hexes)
-    state.terrain = board.terrain
-    state.tokens = board.tokens
-    state.harbours = board.harbours
-    state.robber = board.robber
-    state.pirate = board.pirate
+    fields: dict[str, Any] = {}
+    fields["schema"] = SCHEMA_VERSION
+    fields["scenario"] = key
+    fields["options"] = opts
+    fields["players"] = players
+    fields["vp_target"] = opts["vp_target"] or (spec["vp_target"] if spec else 10)
+    fields["seed"] = seed
+    fields["hexes"] = tuple(board.hexes)
+    fields["terrain"] = board.terrain
+    fields["tokens"] = board.tokens
+    fields["harbours"] = board.harbours
+    fields["robber"] = board.robber
+    fields["pirate"] = board.pirate
 
     deck = [card for card, count in enumerate(DEVELOPMENT_DECK) for _ in range(count)]
     stream = chance.shuffle(stream, deck)
@@ -120,60 +120,60 @@ def new_game(
         stream, first = chance.below(stream, players)
     else:
         first = 0
-    state.stream = stream
-    state.first = first
+    fields["stream"] = stream
+    fields["first"] = first
     order = [(first + i) % players for i in range(players)]
-    state.setup_order = order + order[::-1]
-    state.setup_index = 0
-    state.setup_vertex = -1
-    state.phase = SETUP_SETTLEMENT
-    state.current = first
-    state.turn = 0
-    state.dice = None
-    state.dice_history = [0] * 13
+    fields["setup_order"] = order + order[::-1]
+    fields["setup_index"] = 0
+    fields["setup_vertex"] = -1
+    fields["phase"] = SETUP_SETTLEMENT
+    fields["current"] = first
+    fields["turn"] = 0
+    fields["dice"] = None
+    fields["dice_history"] = [0] * 13
 
-    topo = topology_for(state.hexes)
-    state.vertex_owner = [-1] * topo.vertex_count
-    state.vertex_city = [False] * topo.vertex_count
-    state.edge_owner = [-1] * topo.edge_count
-    state.edge_ship = [False] * topo.edge_count
-    state.hands = [[0] * 5 for _ in range(players)]
-    state.development = [[0] * 5 for _ in range(players)]
-    state.development_new = [[0] * 5 for _ in range(players)]
-    state.development_used = [[0] * 5 for _ in range(players)]
-    state.development_played = False
-    state.bank = [BANK_PER_RESOURCE] * 5
-    state.deck = deck
+    topo = topology_for(fields["hexes"])
+    fields["vertex_owner"] = [-1] * topo.vertex_count
+    fields["vertex_city"] = [False] * topo.vertex_count
+    fields["edge_owner"] = [-1] * topo.edge_count
+    fields["edge_ship"] = [False] * topo.edge_count
+    fields["hands"] = [[0] * 5 for _ in range(players)]
+    fields["development"] = [[0] * 5 for _ in range(players)]
+    fields["development_new"] = [[0] * 5 for _ in range(players)]
+    fields["development_used"] = [[0] * 5 for _ in range(players)]
+    fields["development_played"] = False
+    fields["bank"] = [BANK_PER_RESOURCE] * 5
+    fields["deck"] = deck
     supply = {**SUPPLY, **(spec or {}).get("rules", {}).get("supply", {})}
-    state.supply = [dict(supply) for _ in range(players)]
-    state.road_length = [0] * players
-    state.longest_road = -1
-    state.largest_army = -1
-    state.discards_owed = [0] * players
-    state.free_roads = 0
-    state.return_phase = ""
-    state.trade = None
-    state.offers_this_turn = []
-    state.winner = None
-    state.version = 0
+    fields["supply"] = [dict(supply) for _ in range(players)]
+    fields["road_length"] = [0] * players
+    fields["longest_road"] = -1
+    fields["largest_army"] = -1
+    fields["discards_owed"] = [0] * players
+    fields["free_roads"] = 0
+    fields["return_phase"] = ""
+    fields["trade"] = None
+    fields["offers_this_turn"] = []
+    fields["winner"] = None
+    fields["version"] = 0
 
-    state.seafarers = spec is not None
+    fields["seafarers"] = spec is not None
     extra = board.extra
-    state.frame = list(extra.get("frame", [False] * len(board.hexes)))
-    state.hidden_terrain = list(extra.get("hidden_terrain", []))
-    state.hidden_tokens = list(extra.get("hidden_tokens", []))
-    state.token_bag = list(extra.get("token_bag", []))
-    state.pending_tokens = []
-    state.vp_tokens = [0] * players
-    state.token_sites = []
-    state.home_islands = [[] for _ in range(players)]
-    state.islands_settled = [[] for _ in range(players)]
-    state.ships_new = []
-    state.ship_moved = False
-    state.gold_owed = [0] * players
-    state.resume_phase = ""
-    state.trade_lines = []
-    state.edge_serial = [0] * topo.edge_count
-    state.placements = 0
-    state.refresh_derived()
+    fields["frame"] = list(extra.get("frame", [False] * len(board.hexes)))
+    fields["hidden_terrain"] = list(extra.get("hidden_terrain", []))
+    fields["hidden_tokens"] = list(extra.get("hidden_tokens", []))
+    fields["token_bag"] = list(extra.get("token_bag", []))
+    fields["pending_tokens"] = []
+    fields["vp_tokens"] = [0] * players
+    fields["token_sites"] = []
+    fields["home_islands"] = [[] for _ in range(players)]
+    fields["islands_settled"] = [[] for _ in range(players)]
+    fields["ships_new"] = []
+    fields["ship_moved"] = False
+    fields["gold_owed"] = [0] * players
+    fields["resume_phase"] = ""
+    fields["trade_lines"] = []
+    fields["edge_serial"] = [0] * topo.edge_count
+    fields["placements"] = 0
+    state = build(fields)
     return state

@@ -375,6 +375,20 @@ def dump(state: State, copy: bool = True) -> dict[str, Any]:
     return data
 
 
+def build(fields: dict[str, Any]) -> State:
+    """The one place a State is put together from its fields (a new game, a bot's sample of the hidden cards):
+    every field of `State.FIELDS`, no other, then the derived tables. `restore` is the same from stored data."""
+    missing = [name for name in State.FIELDS if name not in fields]
+    unknown = [name for name in fields if name not in State.FIELDS]
+    if missing or unknown:
+        raise ValueError(f"a State needs exactly its fields: missing {missing}, unknown {unknown}")
+    state = State()
+    for name in State.FIELDS:
+        setattr(state, name, fields[name])
+    state.refresh_derived()
+    return state
+
+
 def restore(data: dict[str, Any], owned: bool = False) -> State:
     """Rebuild a state from `dump` output, trusting every stored field (`rules.load` checks the derived ones).
     With `owned`, the state takes `data`'s lists and dicts as they are instead of copying them: for data nobody

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..constants import DEVELOPMENT_CARDS, DEVELOPMENT_DECK, TERRAIN_INDEX
 from ..scoring import public_victory_points
-from ..state import SETUP_ROAD, SETUP_SETTLEMENT, State, map_spec
+from ..state import SETUP_ROAD, SETUP_SETTLEMENT, State, build, map_spec
 from .obs import _counts, board_key, trade_from_view
 
 BANK_PER_RESOURCE = 19
@@ -120,50 +120,50 @@ def determinize(view: dict[str, Any], rng: random.Random, tries: int = 8) -> Sta
     scenario, hexes, terrain, tokens, harbours = board_key(view)
     spec = map_spec(scenario)
     seats = view["seats"]
-    state = State()
-    state.schema = view["schema"]
-    state.scenario = scenario
-    state.options = dict(view["options"])
-    state.players = players
-    state.vp_target = view["vp_target"]
-    state.seed = 0
-    state.stream = rng.getrandbits(64)
-    state.hexes = hexes
-    state.terrain = list(terrain)
-    state.tokens = list(tokens)
-    state.harbours = list(harbours)
+    fields: dict[str, Any] = {}
+    fields["schema"] = view["schema"]
+    fields["scenario"] = scenario
+    fields["options"] = dict(view["options"])
+    fields["players"] = players
+    fields["vp_target"] = view["vp_target"]
+    fields["seed"] = 0
+    fields["stream"] = rng.getrandbits(64)
+    fields["hexes"] = hexes
+    fields["terrain"] = list(terrain)
+    fields["tokens"] = list(tokens)
+    fields["harbours"] = list(harbours)
     board = view["board"]
-    state.robber = -1 if board["robber"] is None else board["robber"]
-    state.pirate = -1 if board["pirate"] is None else board["pirate"]
-    state.phase = view["phase"]
-    state.current = view["current"]
+    fields["robber"] = -1 if board["robber"] is None else board["robber"]
+    fields["pirate"] = -1 if board["pirate"] is None else board["pirate"]
+    fields["phase"] = view["phase"]
+    fields["current"] = view["current"]
     pieces = view["pieces"]
     edge_pieces = len(pieces["roads"]) + len(pieces["ships"])
     setup_index = edge_pieces if view["turn"] == 0 else 2 * players
     first = _first_player(view, setup_index)
     order = [(first + i) % players for i in range(players)]
-    state.first = first
-    state.setup_order = order + order[::-1]
-    state.setup_index = setup_index
-    state.setup_vertex = -1 if view["setup_vertex"] is None else view["setup_vertex"]
-    state.turn = view["turn"]
-    state.dice = list(view["dice"]) if view["dice"] else None
-    state.dice_history = [0, 0] + [view["dice_history"][str(n)] for n in range(2, 13)]
+    fields["first"] = first
+    fields["setup_order"] = order + order[::-1]
+    fields["setup_index"] = setup_index
+    fields["setup_vertex"] = -1 if view["setup_vertex"] is None else view["setup_vertex"]
+    fields["turn"] = view["turn"]
+    fields["dice"] = list(view["dice"]) if view["dice"] else None
+    fields["dice_history"] = [0, 0] + [view["dice_history"][str(n)] for n in range(2, 13)]
 
     vertex_count = len(board["vertices"])
     edge_count = len(board["edges"])
-    state.vertex_owner = [-1] * vertex_count
-    state.vertex_city = [False] * vertex_count
-    state.edge_owner = [-1] * edge_count
-    state.edge_ship = [False] * edge_count
+    fields["vertex_owner"] = [-1] * vertex_count
+    fields["vertex_city"] = [False] * vertex_count
+    fields["edge_owner"] = [-1] * edge_count
+    fields["edge_ship"] = [False] * edge_count
     for kind in ("settlements", "cities"):
         for p in pieces[kind]:
-            state.vertex_owner[p["vertex"]] = p["seat"]
-            state.vertex_city[p["vertex"]] = kind == "cities"
+            fields["vertex_owner"][p["vertex"]] = p["seat"]
+            fields["vertex_city"][p["vertex"]] = kind == "cities"
     for kind in ("roads", "ships"):
         for p in pieces[kind]:
-            state.edge_owner[p["edge"]] = p["seat"]
-            state.edge_ship[p["edge"]] = kind == "ships"
+            fields["edge_owner"][p["edge"]] = p["seat"]
+            fields["edge_ship"][p["edge"]] = kind == "ships"
 
     # Resources: my hand is known; the rest of each resource's 19 not in the bank is in opponents' hands.
     mine = seats[me]
@@ -186,62 +186,63 @@ def determinize(view: dict[str, Any], rng: random.Random, tries: int = 8) -> Sta
     while len(dev_pool) < sum(dev_wanted.values()) + view["deck_count"]:
         dev_pool.append(0)
 
-    state.hands = [[0] * 5 for _ in range(players)]
-    state.development = [[0] * 5 for _ in range(players)]
-    state.development_new = [[0] * 5 for _ in range(players)]
-    state.hands[me] = my_hand
-    state.development[me] = my_dev
-    state.development_new[me] = my_new
-    state.development_used = used
-    state.development_played = view["development_played"]
-    state.bank = bank
-    state.supply = [dict(s["supply"]) for s in seats]
-    state.road_length = [s["road_length"] for s in seats]
-    state.longest_road = next((s["seat"] for s in seats if s["longest_road"]), -1)
-    state.largest_army = next((s["seat"] for s in seats if s["largest_army"]), -1)
-    state.discards_owed = [s["discards_owed"] for s in seats]
-    state.free_roads = view["free_roads"]
+    fields["hands"] = [[0] * 5 for _ in range(players)]
+    fields["development"] = [[0] * 5 for _ in range(players)]
+    fields["development_new"] = [[0] * 5 for _ in range(players)]
+    fields["hands"][me] = my_hand
+    fields["development"][me] = my_dev
+    fields["development_new"][me] = my_new
+    fields["development_used"] = used
+    fields["development_played"] = view["development_played"]
+    fields["bank"] = bank
+    fields["supply"] = [dict(s["supply"]) for s in seats]
+    fields["road_length"] = [s["road_length"] for s in seats]
+    fields["longest_road"] = next((s["seat"] for s in seats if s["longest_road"]), -1)
+    fields["largest_army"] = next((s["seat"] for s in seats if s["largest_army"]), -1)
+    fields["discards_owed"] = [s["discards_owed"] for s in seats]
+    fields["free_roads"] = view["free_roads"]
     dice_phase = "roll" if view["dice"] is None else "main"
-    state.return_phase = dice_phase
-    state.trade = trade_from_view(view["trade"])
-    state.offers_this_turn = [
+    fields["return_phase"] = dice_phase
+    fields["trade"] = trade_from_view(view["trade"])
+    fields["offers_this_turn"] = [
         [_counts(offer["give"]), _counts(offer["get"])] for offer in view.get("offers_this_turn") or []
     ]
-    state.winner = view["winner"]
-    state.version = view["version"]
+    fields["winner"] = view["winner"]
+    fields["version"] = view["version"]
 
     sea = view["seafarers"]
-    state.seafarers = sea is not None
+    fields["seafarers"] = sea is not None
     frame = [False] * len(hexes)
     for h in board["frame"]:
         frame[h] = True
-    state.frame = frame
+    fields["frame"] = frame
     if sea is not None and spec is not None:
-        state.hidden_terrain, state.hidden_tokens = _hidden_stacks(view, spec, rng)
-        state.token_bag = _token_bag(view, spec, rng)
-        state.pending_tokens = list(sea["pending_tokens"])
-        state.token_sites = [[t["vertex"], t["seat"], t["points"], 0] for t in sea["token_sites"]]
-        state.ships_new = list(sea["ships_built_this_turn"])
-        state.ship_moved = sea["ship_moved"]
-        state.trade_lines = [[t["vertices"][0], t["vertices"][1], t["seat"]] for t in sea["trade_lines"]]
+        fields["hidden_terrain"], fields["hidden_tokens"] = _hidden_stacks(view, spec, rng)
+        fields["token_bag"] = _token_bag(view, spec, rng)
+        fields["pending_tokens"] = list(sea["pending_tokens"])
+        fields["token_sites"] = [[t["vertex"], t["seat"], t["points"], 0] for t in sea["token_sites"]]
+        fields["ships_new"] = list(sea["ships_built_this_turn"])
+        fields["ship_moved"] = sea["ship_moved"]
+        fields["trade_lines"] = [[t["vertices"][0], t["vertices"][1], t["seat"]] for t in sea["trade_lines"]]
     else:
-        state.hidden_terrain, state.hidden_tokens, state.token_bag = [], [], []
-        state.pending_tokens, state.token_sites, state.ships_new, state.trade_lines = [], [], [], []
-        state.ship_moved = False
-    state.vp_tokens = [s["victory_point_tokens"] for s in seats]
-    state.gold_owed = [s["gold_owed"] for s in seats]
-    state.resume_phase = _resume_phase(view)
+        fields["hidden_terrain"], fields["hidden_tokens"], fields["token_bag"] = [], [], []
+        fields["pending_tokens"], fields["token_sites"], fields["ships_new"], fields["trade_lines"] = [], [], [], []
+        fields["ship_moved"] = False
+    fields["vp_tokens"] = [s["victory_point_tokens"] for s in seats]
+    fields["gold_owed"] = [s["gold_owed"] for s in seats]
+    fields["resume_phase"] = _resume_phase(view)
     # Placement order is not public (it only breaks Great Crossing ties of new lines): edge order will do.
-    state.edge_serial = [0] * edge_count
+    fields["edge_serial"] = [0] * edge_count
     placed = 0
-    for e, owner in enumerate(state.edge_owner):
+    for e, owner in enumerate(fields["edge_owner"]):
         if owner >= 0:
             placed += 1
-            state.edge_serial[e] = placed
-    state.placements = placed
-    state.home_islands = [[] for _ in range(players)]
-    state.islands_settled = [[] for _ in range(players)]
-    state.refresh_derived()
+            fields["edge_serial"][e] = placed
+    fields["placements"] = placed
+    fields["home_islands"] = [[] for _ in range(players)]
+    fields["islands_settled"] = [[] for _ in range(players)]
+    fields["deck"] = []  # dealt below, with the hands, once the board is known
+    state = build(fields)
     islands = state.derived.vertex_islands
     for s in range(players):
         settled = sorted({i for v in state.seat_buildings[s] for i in islands[v]})
