@@ -150,6 +150,9 @@ BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=10.0)
 LIVE_DISCONNECT_GRACE_SECONDS = env.int("LIVE_DISCONNECT_GRACE_SECONDS", default=30)
 # The leaderboard lists people with at least this many rated games (docs/RATINGS.md).
 RATINGS_LEADERBOARD_MIN_GAMES = env.int("RATINGS_LEADERBOARD_MIN_GAMES", default=5)
+# Every beat started sends only while it holds a lease in the broker's Redis: one beat ticks, whatever is started
+# (infra/beat_lease.py; BEAT_LEASE_SECONDS, 15 by default, is how soon a standby takes over from a dead one).
+CELERY_BEAT_SCHEDULER = "infra.beat_lease:LeasedScheduler"
 CELERY_BEAT_SCHEDULE = {
     "clocks": {"task": "games.clocks_tick", "schedule": env.float("CLOCKS_TICK_SECONDS", default=60.0)},
     "bots": {"task": "games.bots_sweep", "schedule": 15.0},
