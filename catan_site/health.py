@@ -1,4 +1,6 @@
-"""/healthz: the database, the channel layer and the broker, each ok or failing, never crashing.
+"""/healthz: the database, the channel layer and the broker, each ok or failing, never crashing. For a load
+balancer and an orchestrator: /healthz/live (the process answers, even while draining) and /healthz/ready (it
+takes new players: not draining, and its database and channel layer answer).
 
 Anyone may ask whether the site is healthy; only staff and callers on the machine itself (the container's
 health check) are told the details, which name internal hosts, ports and errors.
@@ -18,6 +20,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
 from accounts.clients import is_local
+from infra import drain
 
 TIMEOUT_SECONDS = 2.0
 
@@ -78,3 +81,20 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
     }
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+def healthz_live(request: HttpRequest) -> JsonResponse:
+    """Alive: the process answers (a draining node is alive until its last socket has moved)."""
+    return JsonResponse({"status": "alive", "draining": drain.is_draining()})
+
+
+def healthz_ready(request: HttpRequest) -> JsonResponse:
+    """Ready for new connections: not draining, and the database and channel layer answer. A load balancer sends
+    no one to a node that answers 503 here."""
+    if drain.is_draining():
+        return JsonResponse({"status": "draining"}, status=503)
+    checks = {"database": check_database(), "channel_layer": check_channel_layer()}
+    ready = all(c["ok"] for c in checks.values())
+    if not (request.user.is_staff or is_local(request)):
+        checks = {name: {"ok": check["ok"]} for name, check in checks.items()}
+    return JsonResponse({"status": "ready" if ready else "failing", "checks": checks}, status=200 if ready else 503)

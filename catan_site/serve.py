@@ -10,16 +10,62 @@ for `manage.py runserver`.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import os
 import signal
+from types import FrameType
+from typing import Any
 
 import environ
 import uvicorn
+from channels.layers import get_channel_layer
 from django.conf import settings
+
+from infra import drain
 
 WS_MAX_BYTES = 16 * 1024
 GC_YOUNG = 20_000
+# After the last socket has moved, the HTTP requests in flight (a move over the REST API) get this long to finish.
+GRACEFUL_SHUTDOWN_SECONDS = 10
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, whose first SIGTERM drains the node (infra/drain.py) before uvicorn's own shutdown:
+    readiness fails at once, and after DRAIN_SECONDS (the load balancer's time to notice) every game socket
+    finishes what it is doing, sends a last frame and closes with 1012; then uvicorn stops listening and finishes
+    the requests in flight. A second SIGTERM, or SIGINT, stops at once as uvicorn does."""
+
+    def __init__(self, config: uvicorn.Config, drain_seconds: float, sockets_seconds: float) -> None:
+        super().__init__(config)
+        self.drain_seconds = drain_seconds
+        self.sockets_seconds = sockets_seconds
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.draining: asyncio.Future[Any] | None = None
+
+    async def serve(self, sockets: Any = None) -> None:
+        self.loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if sig != signal.SIGTERM or drain.is_draining() or self.loop is None:
+            super().handle_exit(sig, frame)
+            return
+        self._captured_signals.append(sig)  # raised again once stopped, as uvicorn does
+        drain.begin()
+        self.loop.call_soon_threadsafe(self._start_draining)
+
+    def _start_draining(self) -> None:
+        self.draining = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            await asyncio.sleep(self.drain_seconds)
+            left = await drain.move_sockets(get_channel_layer(), self.sockets_seconds)
+            if left:
+                print(f"[serve] draining: {left} socket(s) had not closed; uvicorn closes them (1012)", flush=True)
+        finally:
+            self.should_exit = True
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -44,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     # threshold (700) the young generation is collected several times per move, and what lives a whole move is
     # promoted and walked again by the older generations. 20,000 lets most of a move's objects die uncollected.
     gc.set_threshold(GC_YOUNG, 20, 20)
-    uvicorn.run(
+    config = uvicorn.Config(
         application,
         host=args.host,
         port=args.port,
@@ -61,7 +107,14 @@ def main(argv: list[str] | None = None) -> None:
         ws_max_size=WS_MAX_BYTES,
         access_log=not args.no_access_log,
         log_level=os.environ.get("LOG_LEVEL", "info").lower(),
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
+    env = environ.Env()
+    # DRAIN_SECONDS: how long readiness fails before the sockets are moved (the load balancer's check interval
+    # and a margin); make run and a single node need none.
+    drain_seconds = env.float("DRAIN_SECONDS", default=0.0)
+    server = DrainingServer(config, drain_seconds, env.float("DRAIN_SOCKETS_SECONDS", default=5.0))
+    server.run()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from infra.api.schema_view import SchemaView
 
-from .health import healthz
+from .health import healthz, healthz_live, healthz_ready
 
 # Under /api/ the JSON error envelope, elsewhere the site's own pages (infra/api/fallbacks.py).
 handler400 = "infra.api.fallbacks.handler400"
@@ -21,6 +21,8 @@ admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("healthz/live", healthz_live, name="healthz-live"),
+    path("healthz/ready", healthz_ready, name="healthz-ready"),
     path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),

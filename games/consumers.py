@@ -18,7 +18,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.functional import empty
 from django.utils.translation import gettext as _
 
-from infra import timing
+from infra import drain, timing
 from infra.errors import GameError
 from infra.realtime.socket_loop import OneQueueLoop
 
@@ -120,7 +120,8 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
     {"type": "chat", "text": "..."} · {"type": "report", "message_id": id, "reason": "..."} · {"type": "ping"} ·
     {"type": "bot_pace", "pace": "quick" | "normal" | "slow"}.
     Server frames: "state" (full view), "update" (after each move, with seq), "ack", "chat", "chat_hidden"
-    {id, hidden, text}, "reported", "lobby", "pong", "error" {code, message}.
+    {id, hidden, text}, "reported", "lobby", "pong", "error" {code, message}, "restarting" (the node drains; the
+    socket then closes with 1012).
     """
 
     MAX_FRAME_BYTES = 8192
@@ -174,6 +175,7 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
+        drain.socket_opened(self.channel_name)
         # Read after joining the groups: a move made meanwhile is in this frame or arrives as an update.
         self.present = self.seat is not None
         state = await database_sync_to_async(self._state_and_presence, thread_sensitive=False)()
@@ -182,13 +184,22 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
             await self._watch_audit()
 
     async def disconnect(self, code: int) -> None:
+        drain.socket_closed(self.channel_name)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
-        if getattr(self, "present", False) and not await database_sync_to_async(presence.left)(
-            self.game_id, self.user.pk
+        if (
+            getattr(self, "present", False)
+            and not await database_sync_to_async(presence.left)(self.game_id, self.user.pk)
+            and not drain.is_draining()  # the node restarts, not the player: they are back within a second
         ):
             # Their last socket on this game: a live turn clock waits only a grace period for them now.
             await database_sync_to_async(services.player_left)(game_id=self.game_id, user_id=self.user.pk)
+
+    async def server_restarting(self, event: dict[str, Any]) -> None:
+        """This node drains (infra/drain.py): after what came before (a move in flight is answered first), a
+        last frame, and the close that tells the client to reconnect at once, to another node."""
+        await self.send_json({"type": "restarting", "message": _("The server is restarting: reconnecting…")})
+        await self.close(code=drain.SERVICE_RESTART)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         self._received = time.perf_counter()

@@ -35,6 +35,12 @@ export function connect() {
     } catch (error) {
       return;
     }
+    if (frame && frame.type === "restarting") {
+      // The node drains (a deploy): it closes this socket with 1012 next, and the table moves to another node.
+      app.restarting = true;
+      setConnection("reconnecting");
+      return;
+    }
     if (frame && typeof frame.type === "string") hooks.handle(frame);
   });
   socket.addEventListener("close", (event) => {
@@ -42,6 +48,15 @@ export function connect() {
     app.socket = null;
     if (event.code === 4403 || event.code === 4404) {
       setConnection("refused");
+      return;
+    }
+    if (event.code === 1012 || app.restarting) {
+      // Service restart: reconnect at once (spread over a quarter second, so that a node's tables do not all
+      // arrive in the same millisecond); the new socket's first frame is the whole state.
+      app.restarting = false;
+      setConnection("reconnecting");
+      clearTimeout(app.reconnectTimer);
+      app.reconnectTimer = setTimeout(connect, Math.random() * 250);
       return;
     }
     scheduleReconnect();

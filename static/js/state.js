@@ -28,6 +28,7 @@ export const app = {
   seedCommitment: null,
   socket: null,
   retries: 0,
+  restarting: false, // the node said it drains: the next close reconnects at once
   reconnectTimer: null,
   lastFrameAt: 0,
   syncTimer: null,
