@@ -37,7 +37,10 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
     # Channel and group names are prefixed with this: two sites sharing one Redis (two parallel test workers)
     # must pick different ones, since Pub/Sub channels are shared by every database of a server.
     prefix = env.get("CHANNEL_LAYER_PREFIX", "asgi")
-    if url:
+    # A fleet shards the layer over several Redis servers by channels_redis's own sharding (CHANNEL_LAYER_URLS,
+    # comma-separated; REDIS_URL alone otherwise).
+    urls = [u.strip() for u in env.get("CHANNEL_LAYER_URLS", "").split(",") if u.strip()] or ([url] if url else [])
+    if urls:
         if env.get("CHANNEL_LAYER", "pubsub") == "pubsub":
             # Redis Pub/Sub: a group message is one PUBLISH, delivered to every subscribed process at once.
             # RESP2: with RESP3 (redis-py's default) every message is a "push" that redis-py formats for a debug
@@ -45,20 +48,20 @@ def channel_layers_config(env: Mapping[str, str]) -> dict[str, Any]:
             return {
                 "default": {
                     "BACKEND": "infra.realtime.layers.PubSubChannelLayer",
-                    "CONFIG": {"hosts": [{"address": url, "protocol": 2}], "prefix": prefix},
+                    "CONFIG": {"hosts": [{"address": u, "protocol": 2} for u in urls], "prefix": prefix},
                 }
             }
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30, "prefix": prefix},
+                "CONFIG": {"hosts": urls, "capacity": 1500, "expiry": 30, "prefix": prefix},
             }
         }
     return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
 def cache_config(env: Mapping[str, str]) -> dict[str, Any]:
-    url = env.get("REDIS_URL")
+    url = env.get("CACHE_REDIS_URL") or env.get("REDIS_URL")  # a fleet gives the cache a Redis of its own
     if url:
         # Short timeouts: a Redis that is down or stalled fails open at once (infra/cache.py).
         options = {"socket_connect_timeout": 1, "socket_timeout": 2}

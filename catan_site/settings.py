@@ -104,9 +104,15 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "catan_site.asgi.application"
 
 DATABASES = {"default": database_config(os.environ, BASE_DIR)}
-# A move's lock and write are prepared once per connection on PostgreSQL (games/store/move_sql.py). Turn off behind a
-# pooler in transaction mode (PgBouncer, any version: the lock is prepared by SQL's PREPARE).
-DB_PREPARED_STATEMENTS = env.bool("DB_PREPARED_STATEMENTS", default=True)
+# A move's lock and write are prepared once per connection on PostgreSQL (games/store/move_sql.py). "auto" (the
+# default): unless a pooler or proxy stands in front of PostgreSQL, found by asking the server which address and
+# port the connection reached (PgBouncer in transaction mode cannot keep them). "true" or "false" decide.
+DB_PREPARED_STATEMENTS = {"true": True, "false": False}.get(
+    env.str("DB_PREPARED_STATEMENTS", default="auto").lower(), "auto"
+)
+# PgBouncer in transaction mode cannot keep a cursor open between transactions: `.iterator()` reads in chunks
+# from a client-side cursor (the few places that iterate read a game's moves, hundreds of rows).
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 # The browser tests run the site in a second process: it needs the test database's name spelled out. (The suite
 # runs on PostgreSQL only: tests/conftest.py refuses anything else.)
 DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}"}

@@ -128,7 +128,7 @@ def _build(model: type[models.Model], row: tuple, names: list[str], converters: 
 
 def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = None) -> Any:
     """Run one statement (and `fetch` its rows). On PostgreSQL, through a server-side-binding cursor that prepares
-    the statement once per connection (unless DB_PREPARED_STATEMENTS is off): Django's own cursors bind
+    the statement once per connection (unless it is off, `_prepares`): Django's own cursors bind
     parameters on the client, so PostgreSQL parses and plans every move's statements, and the whole state is
     quoted into the text of the UPDATE. Errors are Django's, and the statement shows in `connection.queries`."""
     db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of `connection` looks the connection up again
@@ -147,7 +147,7 @@ def _execute(sql: str, params: list[Any], fetch: Callable[[Any], Any] | None = N
         pg.prepare_threshold = PREPARE_NOTHING_ELSE
     cursor = _kept_cursor(db, pg, psycopg.Cursor)
     with db.wrap_database_errors:
-        cursor.execute(sql, params, prepare=settings.DB_PREPARED_STATEMENTS)
+        cursor.execute(sql, params, prepare=_prepares(db, pg))
         result = fetch(cursor) if fetch else None
     _logged(db, sql, start)
     return result
@@ -178,7 +178,7 @@ def _begin_and_fetch_one(db: Any, sql: str, params: list[Any]) -> tuple | None:
     autocommit, so that it sends no BEGIN of its own, and both go as one simple query, bound on the client.
     Django's transaction goes on unchanged: its COMMIT or ROLLBACK ends it.
 
-    The statement is prepared by SQL's PREPARE once per connection (unless DB_PREPARED_STATEMENTS is off) and
+    The statement is prepared by SQL's PREPARE once per connection (unless it is off, `_prepares`) and
     run by EXECUTE: PostgreSQL then neither parses nor plans the lock on every move, which was a fifth of its
     CPU for the lock and the commit. psycopg's DEALLOCATE ALL after a rollback also drops it: the EXECUTE then
     fails, the failed transaction is rolled back (nothing was read or locked yet), and it is prepared again."""
@@ -189,7 +189,7 @@ def _begin_and_fetch_one(db: Any, sql: str, params: list[Any]) -> tuple | None:
     pg.autocommit = True
     cursor = _kept_cursor(db, pg, psycopg.ClientCursor)
     with db.wrap_database_errors:
-        if not settings.DB_PREPARED_STATEMENTS:
+        if not _prepares(db, pg):
             cursor.execute(f"BEGIN; {sql}", params)
         else:
             name, prepare, execute = _prepared_form(sql)
@@ -219,6 +219,33 @@ def _prepared_form(sql: str) -> tuple[str, str, str]:
     numbered = "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], start=1)) + parts[-1]
     name = f"catan_{zlib.crc32(sql.encode()):08x}"
     return name, f"PREPARE {name} AS {numbered}", f"EXECUTE {name}({', '.join(['%s'] * (len(parts) - 1))})"
+
+
+def _prepares(db: Any, pg: Any) -> bool:
+    """Whether the move's statements are prepared on the connection `pg`: DB_PREPARED_STATEMENTS true or false,
+    or by default ("auto") when `pg` reaches PostgreSQL itself. Behind a pooler in transaction mode (PgBouncer)
+    a statement prepared in one transaction is gone, or already there, in the next: the server connection
+    changes. Asked once per connection, before its first move's BEGIN."""
+    choice = settings.DB_PREPARED_STATEMENTS
+    if choice != "auto":
+        return bool(choice)
+    held = db.__dict__.get("_move_direct")
+    if held is None or held[0] is not pg:
+        held = db.__dict__["_move_direct"] = (pg, _reaches_postgres_itself(pg))
+    return held[1]
+
+
+def _reaches_postgres_itself(pg: Any) -> bool:
+    """Whether the server's own address and port, as PostgreSQL sees the connection, are the ones `pg` connected
+    to. A pooler or any proxy in between answers with its own connection's (PgBouncer on 6432, PostgreSQL on
+    5432): then nothing is prepared. A Unix socket on the server's side tells nothing: taken as direct (set
+    DB_PREPARED_STATEMENTS=false behind a pooler that reaches PostgreSQL by a socket)."""
+    with pg.cursor() as cursor:  # in autocommit: no transaction of its own; one round trip per connection
+        cursor.execute("SELECT host(inet_server_addr()), inet_server_port()")
+        address, port = cursor.fetchone()
+    if port is None:
+        return True
+    return port == pg.info.port and (not pg.info.hostaddr or address == pg.info.hostaddr)
 
 
 def _prepared_names(db: Any, pg: Any) -> set[str]:

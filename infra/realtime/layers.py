@@ -19,7 +19,7 @@ from typing import Any
 
 import redis
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisSingleShardConnection
-from channels_redis.utils import decode_hosts
+from channels_redis.utils import _consistent_hash, decode_hosts
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -36,7 +36,7 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         self._recent: OrderedDict[int, tuple[bytes, Any]] = OrderedDict()
         self._hosts = decode_hosts(kwargs.get("hosts"))
         self._prefix = kwargs.get("prefix", "asgi")
-        self._sync_pool: redis.ConnectionPool | None = None
+        self._sync_pools: tuple[int, list[redis.ConnectionPool]] | None = None
         self._sync_building = threading.Lock()
         self._sync_local = threading.local()
 
@@ -52,17 +52,19 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
 
     @property
     def publishes_now(self) -> bool:
-        """Whether `publish_now` works: with one Redis server (several would need the layer's sharding)."""
-        return len(self._hosts) == 1
+        """Whether `publish_now` works here: always (kept for callers that run on any layer)."""
+        return True
 
     def publish_now(self, group: str, message: dict[str, Any]) -> None:
         """`group_send` from synchronous code (a move's worker thread, a request, a task): one PUBLISH on the calling
-        thread's own redis-py connection. asgiref's `async_to_sync` ran an event loop for each call,
-        and the socket's own move went back to its event loop to publish: a wake-up and the async client's
-        layers per move. One attempt, no retries: a Redis that is down costs the caller one refused connection
-        (the caller logs it; the move is stored, and clients resync)."""
+        thread's own redis-py connection to the group's shard. asgiref's `async_to_sync` ran an event loop for each
+        call, and the socket's own move went back to its event loop to publish: a wake-up and the async client's
+        layers per move. With the layer sharded over several Redis servers, the shard is the one channels_redis
+        subscribes the group's channel on (its own `_consistent_hash` of the channel's name, as `_get_shard`).
+        One attempt, no retries: a Redis that is down costs the caller one refused connection (the caller logs
+        it; the move is stored, and clients resync)."""
         channel = f"{self._prefix}__group__{group}"
-        connection = self._sync_connection()
+        connection = self._sync_connection(_consistent_hash(channel, len(self._hosts)))
         try:
             connection.send_packed_command(connection.pack_command("PUBLISH", channel, self.serialize(message)), False)
             connection.read_response()
@@ -70,29 +72,33 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
             connection.disconnect()  # a reply may be owed: the next publish starts on a new connection
             raise
 
-    def _sync_connection(self) -> redis.Connection:
-        """This thread's own connection for `publish_now` (made on first use, and again in a forked child): a
-        publish neither takes one from a pool and gives it back nor goes through the client's command and retry
-        layers, which were most of a move's PUBLISH in the profile (docs/PERFORMANCE.md)."""
+    def _sync_connection(self, shard: int) -> redis.Connection:
+        """This thread's own connection to `shard` for `publish_now` (made on first use, and again in a forked
+        child): a publish neither takes one from a pool and gives it back nor goes through the client's command
+        and retry layers, which were most of a move's PUBLISH in the profile (docs/PERFORMANCE.md)."""
         held = getattr(self._sync_local, "held", None)
-        if held is not None and held[0] == os.getpid():
-            return held[1]
-        pool = self._sync_pool
-        if pool is None or pool.pid != os.getpid():
-            with self._sync_building:  # one pool (the connection settings) per process
-                pool = self._sync_pool
-                if pool is None or pool.pid != os.getpid():
-                    options = dict(self._hosts[0])
-                    address = options.pop("address", None)
-                    options.update(socket_connect_timeout=1, socket_timeout=2, retry=Retry(NoBackoff(), 0))
-                    if address is not None:
-                        pool = redis.ConnectionPool.from_url(address, **options)
-                    else:
-                        pool = redis.ConnectionPool(**options)
-                    self._sync_pool = pool
-        connection = pool.make_connection()
-        self._sync_local.held = (os.getpid(), connection)
+        if held is None or held[0] != os.getpid():
+            held = self._sync_local.held = (os.getpid(), {})
+        connection = held[1].get(shard)
+        if connection is not None:
+            return connection
+        pools = self._sync_pools
+        if pools is None or pools[0] != os.getpid():
+            with self._sync_building:  # one set of pools (the connection settings) per process
+                pools = self._sync_pools
+                if pools is None or pools[0] != os.getpid():
+                    pools = self._sync_pools = (os.getpid(), [self._pool_for(host) for host in self._hosts])
+        connection = held[1][shard] = pools[1][shard].make_connection()
         return connection
+
+    @staticmethod
+    def _pool_for(host: dict[str, Any]) -> redis.ConnectionPool:
+        options = dict(host)
+        address = options.pop("address", None)
+        options.update(socket_connect_timeout=1, socket_timeout=2, retry=Retry(NoBackoff(), 0))
+        if address is not None:
+            return redis.ConnectionPool.from_url(address, **options)
+        return redis.ConnectionPool(**options)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         """PUBLISH without the shard's lock. The stock layer takes one asyncio lock per Redis host for every publish,

@@ -110,3 +110,42 @@ async def frames_until(ws, until, timeout: float = 10.0) -> list[dict]:
             seen.append(frame)
             if until(frame):
                 return seen
+
+
+async def play_over_sockets(
+    game_id: int, sessions: list[str], ports: list[int], moves: int, key: str = "m"
+) -> list[int]:
+    """Each seat's person on a real WebSocket to the server at `ports[seat]`: whoever may act plays their first legal
+    action, and every seat waits for the move's update (the mover for its ack too) before the next. Returns the
+    acknowledged seqs; fails on any error frame."""
+    import websockets  # a dev dependency, only for tests that drive a real server
+
+    sockets, latest = [], []
+    for seat, port in enumerate(ports):
+        headers = {"Cookie": f"sessionid={sessions[seat]}", "Origin": f"http://127.0.0.1:{port}"}
+        ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{game_id}/", additional_headers=headers)
+        first = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+        assert first["type"] == "state"
+        sockets.append(ws)
+        latest.append(first)
+    acked = []
+    for seq in range(moves):
+        mover = next(seat for seat in range(len(ports)) if latest[seat]["legal"])
+        action = latest[mover]["legal"][0]
+        await sockets[mover].send(json.dumps({"type": "move", "action": action, "seq": seq, "key": f"{key}-{seq}"}))
+        for seat, ws in enumerate(sockets):
+            updated, wanted_ack = False, seat == mover
+            async with asyncio.timeout(10):
+                while not updated or wanted_ack:
+                    frame = json.loads(await ws.recv())
+                    assert frame["type"] != "error", frame
+                    if frame["type"] == "ack":
+                        assert frame == {"type": "ack", "seq": seq + 1, "key": f"{key}-{seq}", "duplicate": False}
+                        acked.append(frame["seq"])
+                        wanted_ack = False
+                    elif frame["type"] == "update" and frame["seq"] == seq + 1:
+                        latest[seat] = frame
+                        updated = True
+    for ws in sockets:
+        await ws.close()
+    return acked

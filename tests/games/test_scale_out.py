@@ -10,7 +10,7 @@ import pytest
 
 import rules
 from tests.games.helpers import started_game, state_of
-from tests.games.servers import free_port, server_env, session_for, start_server, stop
+from tests.games.servers import free_port, play_over_sockets, server_env, session_for, start_server, stop
 
 
 @pytest.fixture
@@ -67,7 +67,6 @@ def test_a_game_moved_in_turn_by_two_processes_loses_no_move_and_uses_no_stale_p
     """Seats 0 and 2 on one process, 1 and 3 on the other: each turn changes process, and each process holds the
     position it stored last (games/store/state_cache.py) while the other moves on. Every move is acknowledged, and the
     stored snapshot is the move log replayed: no process moved from a position another had left behind."""
-    import websockets
 
     from games.models import Game
     from games.services.interventions import replay
@@ -76,39 +75,7 @@ def test_a_game_moved_in_turn_by_two_processes_loses_no_move_and_uses_no_stale_p
     sessions = [session_for(u) for u in users]
     moves = 60
 
-    async def scenario() -> list[int]:
-        sockets, latest = [], []
-        for seat in range(4):
-            port = two_servers[seat % 2]
-            headers = {"Cookie": f"sessionid={sessions[seat]}", "Origin": f"http://127.0.0.1:{port}"}
-            ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{game.pk}/", additional_headers=headers)
-            first = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
-            assert first["type"] == "state"
-            sockets.append(ws)
-            latest.append(first)
-        acked = []
-        for seq in range(moves):
-            mover = next(seat for seat in range(4) if latest[seat]["legal"])
-            action = latest[mover]["legal"][0]
-            await sockets[mover].send(json.dumps({"type": "move", "action": action, "seq": seq, "key": f"two-{seq}"}))
-            for seat, ws in enumerate(sockets):
-                updated, wanted_ack = False, seat == mover
-                async with asyncio.timeout(10):
-                    while not updated or wanted_ack:
-                        frame = json.loads(await ws.recv())
-                        assert frame["type"] != "error", frame
-                        if frame["type"] == "ack":
-                            assert frame == {"type": "ack", "seq": seq + 1, "key": f"two-{seq}", "duplicate": False}
-                            acked.append(frame["seq"])
-                            wanted_ack = False
-                        elif frame["type"] == "update" and frame["seq"] == seq + 1:
-                            latest[seat] = frame
-                            updated = True
-        for ws in sockets:
-            await ws.close()
-        return acked
-
-    acked = asyncio.run(scenario())
+    acked = asyncio.run(play_over_sockets(game.pk, sessions, [two_servers[seat % 2] for seat in range(4)], moves))
     assert acked == list(range(1, moves + 1))
     game = Game.objects.get(pk=game.pk)
     assert game.seq == moves
