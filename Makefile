@@ -12,7 +12,7 @@ DEBUG ?= false
 SITE_ENV := DEBUG=$(DEBUG) SECRET_KEY="$${SECRET_KEY:-django-insecure-make-run-development-key-for-this-machine-only}" \
 	SESSION_COOKIE_SECURE=false CSRF_COOKIE_SECURE=false SECURE_HSTS_SECONDS=0
 
-.PHONY: run test lint install messages bench clean
+.PHONY: run fleet test lint install messages bench clean
 
 # uv (from PyPI) installs the same packages as pip, in a third of the time (23 s against 57 s on a fresh clone,
 # bytecode compiled as pip does); pip does it where uv cannot be installed or cannot reach the index.
@@ -29,6 +29,15 @@ install: $(STAMP)
 # REDIS_URL name yours. Ctrl-C stops everything it started.
 run: install
 	$(SITE_ENV) $(BIN)/python -m devstack.local run --host $(HOST) --port $(PORT)
+
+# The deployed topology on one machine (devstack/fleet.py): HAProxy over WEB web nodes, PgBouncer in transaction
+# mode, Redis by role (the channel layer on two), WORKERS Celery workers and one beat. Needs Debian's haproxy and
+# pgbouncer (apt-get install -y haproxy pgbouncer). Ctrl-C stops everything; `.venv/bin/python -m devstack.fleet
+# restart` drains and restarts the web nodes one at a time.
+WEB ?= 3
+WORKERS ?= 2
+fleet: install
+	$(SITE_ENV) $(BIN)/python -m devstack.fleet run --web $(WEB) --workers $(WORKERS) --port $(PORT)
 
 # The whole suite on throwaway PostgreSQL and Redis (a temporary folder, removed after), unless DATABASE_URL /
 # REDIS_URL name yours, in TEST_WORKERS processes (pytest-xdist; each its own database and Redis database; a

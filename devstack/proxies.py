@@ -109,7 +109,7 @@ class HAProxy(_Server):
                 [
                     "global",
                     f"    stats socket {self.runtime} mode 600 level admin",
-                    "    maxconn 20000",
+                    "    maxconn 8000",  # two descriptors each: within a default limit of 20,000
                     "defaults",
                     "    mode http",
                     "    timeout connect 2s",
