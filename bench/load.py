@@ -145,6 +145,7 @@ class Game:
         self.latencies: list[float] = []
         self.accepted = 0
         self.errors = 0
+        self.received_bytes = 0  # every frame's bytes, all seats (bench/fleet.py: bytes sent per seat per move)
         self.changed = asyncio.Event()
         self.over = False
 
@@ -176,6 +177,7 @@ async def client(game: Game, seat: int, session_key: str, port: int, stop: async
                 raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
             except TimeoutError:
                 continue
+            game.received_bytes += len(raw)
             frame = orjson.loads(raw)
             kind = frame.get("type")
             if kind in ("state", "update"):
@@ -357,6 +359,7 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
         "p95": pct(0.95),
         "p99": pct(0.99),
         "stale": sum(g.errors for g in games),
+        "received_bytes": sum(g.received_bytes for g in games),
         # CPU milliseconds per accepted move: ASGI servers, this load client, PostgreSQL, Redis, and the part of
         # the servers' in their event loops (the rest: the threads that run the moves).
         "cpu_ms": [1000 * (a - b) / max(1, in_window) for a, b in zip(cpu_after, cpu_before, strict=True)],
