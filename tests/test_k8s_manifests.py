@@ -67,6 +67,9 @@ def test_web_pods_are_drained_and_scaled_on_cpu():
     assert autoscaler["spec"]["scaleTargetRef"]["name"] == "web"
     assert autoscaler["spec"]["metrics"][0]["resource"]["name"] == "cpu"
     assert found[("Service", "web")]["spec"]["selector"] == web["spec"]["selector"]["matchLabels"]
+    sockets = found[("Ingress", "sockets")]
+    assert sockets["metadata"]["annotations"]["nginx.ingress.kubernetes.io/upstream-hash-by"] == "$uri"
+    assert sockets["spec"]["rules"][0]["http"]["paths"][0]["path"] == "/ws/"
 
 
 def test_one_beat_workers_and_pgbouncer_in_transaction_mode():
