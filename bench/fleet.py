@@ -7,7 +7,9 @@ For each number of nodes: paced latency (p50/p95/p99), flat-out moves/s, and CPU
 of every part: the web nodes (in all and each), PostgreSQL (postmaster and backends), PgBouncer, each Redis by
 role, HAProxy and the load client; and the inputs of docs/SCALING.md's model: WAL bytes and bytes sent to the
 seats per move. This machine has two cores: scaling shows as CPU per move, which should stay flat from 1 to 3
-nodes, not as moves/s. Writes its table to docs/PERFORMANCE.md (bench:fleet markers) unless --no-write.
+nodes, not as moves/s. Flat out, every process fights for the two cores and more web processes take a larger
+share of them: the paced run (one move per game per second, the machine far from full) is the fairer reading.
+Writes its table to docs/PERFORMANCE.md (bench:fleet markers) unless --no-write.
 """
 
 from __future__ import annotations
@@ -110,16 +112,17 @@ def measure(fleet: Fleet, web: list[subprocess.Popen], args: argparse.Namespace,
 def table(rows: list[dict]) -> str:
     parts = [name for name in rows[-1]["flat"]["cpu"] if not name.startswith("web")]
     lines = [
-        "| nodes | paced p50 / p95 / p99 ms | flat moves/s | web CPU ms/move (all · each) | "
+        "| nodes | paced p50 / p95 / p99 ms | paced web CPU ms/move | flat moves/s | web CPU ms/move (all · each) | "
         + " | ".join(f"{p} ms/move" for p in parts)
         + " | WAL bytes/move | bytes to the seats/move |",
-        "|---|---|---|---|" + "---|" * len(parts) + "---|---|",
+        "|---|---|---|---|---|" + "---|" * len(parts) + "---|---|",
     ]
     for row in rows:
         paced, flat = row["paced"], row["flat"]
         web = {k: v for k, v in flat["cpu"].items() if k.startswith("web")}
         lines.append(
             f"| {row['nodes']} | {paced['p50']:.1f} / {paced['p95']:.1f} / {paced['p99']:.1f} | "
+            f"{sum(v for k, v in paced['cpu'].items() if k.startswith('web')):.2f} | "
             f"{flat['moves_per_s']:.0f} | {sum(web.values()):.2f} · "
             + " / ".join(f"{v:.2f}" for v in web.values())
             + " | "

@@ -149,3 +149,17 @@ async def play_over_sockets(
     for ws in sockets:
         await ws.close()
     return acked
+
+
+def assert_stored_once_and_replayable(game_id: int, acked: list[int], moves: int) -> None:
+    """Every move acknowledged at its seq, stored once, and the move log replays to the stored position."""
+    import rules  # the engine, only for the tests that check a log (servers.py is imported by many)
+    from games.models import Game
+    from games.services.interventions import replay
+
+    assert acked == list(range(1, moves + 1))
+    game = Game.objects.get(pk=game_id)
+    assert game.seq == moves
+    replayed, log = replay(game, game.seq)
+    assert [entry["seq"] for entry in log] == list(range(1, moves + 1))
+    assert rules.dump(replayed) == rules.dump(rules.load(game.state))

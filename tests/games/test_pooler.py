@@ -14,13 +14,18 @@ import psycopg
 import pytest
 from django.db import connection
 
-import rules
 from devstack.proxies import PgBouncer, missing_packages
-from games.models import Game
-from games.services.interventions import replay
 from games.store.move_sql import _reaches_postgres_itself
 from tests.games.helpers import started_game
-from tests.games.servers import free_port, play_over_sockets, server_env, session_for, start_server, stop
+from tests.games.servers import (
+    assert_stored_once_and_replayable,
+    free_port,
+    play_over_sockets,
+    server_env,
+    session_for,
+    start_server,
+    stop,
+)
 
 
 def _need_fleet_packages() -> None:
@@ -68,9 +73,4 @@ def test_moves_through_pgbouncer_in_transaction_mode_are_each_stored_once(pgboun
     finally:
         for server in servers:
             stop(server)
-    assert acked == list(range(1, moves + 1))
-    game = Game.objects.get(pk=game.pk)
-    assert game.seq == moves
-    replayed, log = replay(game, game.seq)
-    assert [entry["seq"] for entry in log] == list(range(1, moves + 1))
-    assert rules.dump(replayed) == rules.dump(rules.load(game.state))
+    assert_stored_once_and_replayable(game.pk, acked, moves)

@@ -10,7 +10,15 @@ import pytest
 
 import rules
 from tests.games.helpers import started_game, state_of
-from tests.games.servers import free_port, play_over_sockets, server_env, session_for, start_server, stop
+from tests.games.servers import (
+    assert_stored_once_and_replayable,
+    free_port,
+    play_over_sockets,
+    server_env,
+    session_for,
+    start_server,
+    stop,
+)
 
 
 @pytest.fixture
@@ -68,17 +76,10 @@ def test_a_game_moved_in_turn_by_two_processes_loses_no_move_and_uses_no_stale_p
     position it stored last (games/store/state_cache.py) while the other moves on. Every move is acknowledged, and the
     stored snapshot is the move log replayed: no process moved from a position another had left behind."""
 
-    from games.models import Game
-    from games.services.interventions import replay
 
     game, users = started_game(humans=4, bots=0)
     sessions = [session_for(u) for u in users]
     moves = 60
 
     acked = asyncio.run(play_over_sockets(game.pk, sessions, [two_servers[seat % 2] for seat in range(4)], moves))
-    assert acked == list(range(1, moves + 1))
-    game = Game.objects.get(pk=game.pk)
-    assert game.seq == moves
-    replayed, log = replay(game, game.seq)
-    assert [entry["seq"] for entry in log] == list(range(1, moves + 1))
-    assert rules.dump(replayed) == rules.dump(rules.load(game.state))
+    assert_stored_once_and_replayable(game.pk, acked, moves)
