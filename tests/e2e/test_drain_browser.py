@@ -1,0 +1,98 @@
+"""Issue "A fleet": what a player sees of a rolling restart. A real game page in headless Chromium, through HAProxy
+in front of two real web nodes; each node in turn is drained (SIGTERM) and started again. The page's socket is
+moved at least once: the page shows "reconnecting" for a moment, is back on its own within two seconds, holds the
+same position, and a move made afterwards goes through."""
+
+from __future__ import annotations
+
+import os
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from devstack.proxies import HAProxy
+from games.models import Game
+from tests.conftest import missing_browser
+from tests.e2e.base import CHROMIUM, LAUNCH_ARGS
+from tests.games.helpers import started_game
+from tests.games.servers import free_port, server_env, session_for, start_server, stop
+from tests.games.test_pooler import _need_fleet_packages
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Every change of the page's connection badge, with the page's clock.
+WATCH = """() => {
+  window.__states = [[Date.now(), document.getElementById('connection').dataset.state]];
+  new MutationObserver(() => {
+    window.__states.push([Date.now(), document.getElementById('connection').dataset.state]);
+  }).observe(document.getElementById('connection'), {attributes: true, attributeFilter: ['data-state']});
+}"""
+
+
+@pytest.fixture
+def fleet(postgres, redis_url):
+    _need_fleet_packages()
+    if not os.path.exists(CHROMIUM):
+        missing_browser(f"{CHROMIUM} is not installed")
+    env = server_env(redis_url)
+    env.update(DRAIN_SECONDS="0.4", DB_CONN_MAX_AGE="60")
+    ports = [free_port(), free_port()]
+    processes = [start_server(port, env) for port in ports]
+    balancer = HAProxy(Path(tempfile.mkdtemp(prefix="haproxy-")), ports, check_ms=200)
+    balancer.start()
+    yield balancer, ports, processes, env
+    balancer.stop()
+    for process in processes:
+        if process.poll() is None:
+            stop(process)
+
+
+def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(fleet, monkeypatch):
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop on this thread; this test's database reads are synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    balancer, ports, processes, env = fleet
+    game, users = started_game(humans=3, bots=0)
+    url = f"http://127.0.0.1:{balancer.port}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_cookies([{"name": "sessionid", "value": session_for(users[0]), "url": url}])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        sockets: list[float] = []
+        page.on("websocket", lambda ws: sockets.append(time.monotonic()))
+        page.goto(f"{url}/games/{game.pk}/")
+        page.wait_for_selector('#connection[data-state="connected"]', timeout=20_000)
+        page.evaluate(WATCH)
+        for index, port in enumerate(ports):  # a rolling restart: one node at a time
+            processes[index].send_signal(signal.SIGTERM)
+            processes[index].wait(timeout=30)
+            processes[index] = start_server(port, env)
+            time.sleep(0.6)  # two good checks: the balancer sends players to it again
+        page.wait_for_selector('#connection[data-state="connected"]', timeout=5_000)
+        states = page.evaluate("() => window.__states")
+        # The page moved: a second socket, a brief "reconnecting", and connected again.
+        assert len(sockets) >= 2
+        shown = [state for _, state in states]
+        assert "reconnecting" in shown and shown[-1] == "connected"
+        gaps = [
+            states[i + 1][0] - at for i, (at, state) in enumerate(states[:-1]) if state == "reconnecting"
+        ]
+        assert gaps and max(gaps) < 2000, states
+        # Same position, and play goes on: the first player's first setup settlement.
+        seq = Game.objects.get(pk=game.pk).seq
+        spot = page.locator(".legal-spot[data-action*='\"build_settlement\"']").first
+        spot.wait_for(timeout=10_000)
+        spot.click()
+        deadline = time.monotonic() + 10
+        while Game.objects.get(pk=game.pk).seq == seq and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert Game.objects.get(pk=game.pk).seq == seq + 1
+        assert errors == []
+        browser.close()
