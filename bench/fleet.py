@@ -77,16 +77,17 @@ def wal_bytes(url: str) -> int:
         return pg.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()[0]
 
 
-def start_node(port: int, env: dict[str, str]) -> subprocess.Popen:
+def start_node(port: int, env: dict[str, str], root: Path, check_path: str) -> subprocess.Popen:
+    """A web node running the code of `root` (this tree, or --ref's worktree: `python -m` from that folder)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "catan_site.serve", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
-        cwd=ROOT,
+        cwd=root,
         env=env,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/ready", timeout=2) as response:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{check_path}", timeout=2) as response:
                 if response.status == 200:
                     time.sleep(1.5)  # the balancer's two good checks
                     return process
@@ -132,6 +133,26 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def compare(args: argparse.Namespace, argv: list[str]) -> int:
+    """--ref: the same measure with the web nodes of `ref` (A), then of this tree (B), each in a fresh fleet."""
+    from bench.ab import worktree
+
+    rest = [a for i, a in enumerate(argv) if a != "--ref" and (i == 0 or argv[i - 1] != "--ref")]
+    rest = [a for a in rest if not a.startswith("--ref=")]
+    side_a = [sys.executable, __file__, *rest, "--no-write", "--code-root", str(worktree(args.ref)), "--check-path",
+              "/healthz"]
+    tables = {}
+    for side, command in (("A", side_a), ("B", [sys.executable, __file__, *rest, "--no-write"])):
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+        if done.returncode:
+            print(done.stdout[-2000:], done.stderr[-3000:], file=sys.stderr)
+            return done.returncode
+        lines = [line for line in done.stdout.splitlines() if line.startswith("|")]
+        tables[side] = "\n".join(lines[-(2 + args.nodes):])
+        print(f"{side}: {'web nodes of ' + args.ref if side == 'A' else 'this tree'}\n{tables[side]}\n", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60)
@@ -139,18 +160,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paced-seconds", type=float, default=15)
     parser.add_argument("--flat-seconds", type=float, default=10)
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument(
+        "--ref",
+        help="also run the web nodes of this commit (a worktree; its /healthz for the checks, and its statements "
+        "unprepared, as an older site needed behind PgBouncer), then this tree's: both tables",
+    )
+    parser.add_argument("--code-root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--check-path", default="/healthz/ready", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.ref:
+        return compare(args, argv if argv is not None else sys.argv[1:])
     if missing_packages():
         print(f"bench/fleet.py needs Debian's {', '.join(missing_packages())}: {APT_LINE}", file=sys.stderr)
         return 2
     folder = Path(tempfile.mkdtemp(prefix="catan-bench-fleet-"))
-    fleet = Fleet(folder, web=args.nodes, port=free_port())
+    fleet = Fleet(folder, web=args.nodes, port=free_port(), check_path=args.check_path)
     web: list[subprocess.Popen] = []
     try:
         fleet.start()
         direct = f"{fleet.postgres.url}/{DATABASE_NAME}"
         env = {**load.bench_env(direct, f"{fleet.redis['cache'].url}/0"), **fleet.env({})}
         env.update(RATE_LIMIT_MOVES="1000000", MAX_GAMES_PER_USER="1000", LOG_LEVEL="WARNING", DRAIN_SECONDS="0")
+        if args.code_root != ROOT:
+            env["DB_PREPARED_STATEMENTS"] = "false"  # an older site had to be told it stands behind PgBouncer
         migrate = [sys.executable, "manage.py", "migrate", "-v0"]
         subprocess.run(migrate, cwd=ROOT, env={**env, "DATABASE_URL": direct}, check=True)
         os.environ.update({**env, "DATABASE_URL": direct})
@@ -160,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         load.BASE_PORT = fleet.port  # every client through the balancer
         rows = []
         for port in fleet.web_ports:
-            web.append(start_node(port, env))
+            web.append(start_node(port, env, args.code_root, args.check_path))
             rows.append(measure(fleet, web, args, direct))
             print(table(rows), flush=True)
     finally:
@@ -170,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
             process.wait(timeout=20)
         fleet.stop()
     output = table(rows)
+    if args.code_root != ROOT:
+        print(output)
+        return 0
     if not args.no_write:
         from bench.perfdoc import write_section
 

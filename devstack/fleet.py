@@ -48,8 +48,9 @@ class Fleet:
     """The fleet's servers (PostgreSQL, four Redis, PgBouncer, HAProxy) in `folder`, and the environment its
     processes run with."""
 
-    def __init__(self, folder: Path, *, web: int, port: int, drain_seconds: float = 1.0) -> None:
+    def __init__(self, folder: Path, *, web: int, port: int, drain_seconds: float = 1.0, check_path: str = "") -> None:
         self.folder = folder
+        self.check_path = check_path
         self.web_ports = [free_port() for _ in range(web)]
         self.port = port
         self.drain_seconds = drain_seconds
@@ -68,7 +69,7 @@ class Fleet:
         self.pgbouncer = PgBouncer(self.folder / "pgbouncer", self.postgres.port)
         self.pgbouncer.start()
         say(f"PgBouncer (transaction mode) on 127.0.0.1:{self.pgbouncer.port}")
-        self.haproxy = HAProxy(self.folder / "haproxy", self.web_ports, port=self.port)
+        self.haproxy = HAProxy(self.folder / "haproxy", self.web_ports, port=self.port, check_path=self.check_path)
         self.haproxy.start()
         say(f"HAProxy on 127.0.0.1:{self.port} over web nodes on {', '.join(map(str, self.web_ports))}")
 

@@ -91,11 +91,14 @@ class HAProxy(_Server):
     name = "haproxy"
     stop_signal = signal.SIGUSR1  # soft stop: stop listening, let the connections finish
 
-    def __init__(self, folder: Path, backends: list[int], port: int | None = None, check_ms: int = 500) -> None:
+    def __init__(
+        self, folder: Path, backends: list[int], port: int | None = None, check_ms: int = 500, check_path: str = ""
+    ) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         super().__init__(folder, port)
         self.backends = backends
         self.check_ms = check_ms
+        self.check_path = check_path or "/healthz/ready"  # bench/fleet.py's A side: an older site's /healthz
         self.config = folder / "haproxy.cfg"
         self.runtime = folder / "admin.sock"
 
@@ -130,14 +133,14 @@ class HAProxy(_Server):
                     "backend web",
                     "    balance leastconn",
                     "    option httpchk",
-                    "    http-check send meth GET uri /healthz/ready ver HTTP/1.1 hdr Host 127.0.0.1",
+                    f"    http-check send meth GET uri {self.check_path} ver HTTP/1.1 hdr Host 127.0.0.1",
                     "    http-check expect status 200",
                     *servers,
                     "backend sockets",
                     "    balance uri",
                     "    hash-type consistent",
                     "    option httpchk",
-                    "    http-check send meth GET uri /healthz/ready ver HTTP/1.1 hdr Host 127.0.0.1",
+                    f"    http-check send meth GET uri {self.check_path} ver HTTP/1.1 hdr Host 127.0.0.1",
                     "    http-check expect status 200",
                     *servers,
                     "",
