@@ -148,6 +148,9 @@ BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=10.0)
 # Live games with a turn clock: once the player who owes a decision has closed their last socket, the table
 # waits this long for them to come back (not the rest of their turn), then the timeout policy plays.
 LIVE_DISCONNECT_GRACE_SECONDS = env.int("LIVE_DISCONNECT_GRACE_SECONDS", default=30)
+# Notices (turn, offer, reminder mail) wait while their reader has the game open, and this long after they leave
+# (games/mail/holding.py, issue 42).
+NOTICE_GRACE_SECONDS = env.int("NOTICE_GRACE_SECONDS", default=120)
 # The leaderboard lists people with at least this many rated games (docs/RATINGS.md).
 RATINGS_LEADERBOARD_MIN_GAMES = env.int("RATINGS_LEADERBOARD_MIN_GAMES", default=5)
 CELERY_BEAT_SCHEDULE = {

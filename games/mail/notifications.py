@@ -27,6 +27,7 @@ from rules.svg import board_svg
 
 from .. import clocks, outbox
 from ..models import Game, Notification
+from . import holding
 from .links import action_url, login_url, reply_address, unsubscribe_url
 from .summaries import decision, seat_names, since_last_turn, timed_out
 
@@ -375,10 +376,16 @@ def _claim(pk: int) -> tuple[Notification | None, str]:
             return None, "in progress"
         if notification.attempts >= MAX_ATTEMPTS:
             return None, "gave up"
-        if not still_pending(notification):
+        held = holding.hold(notification, DECISION_KINDS)
+        if held.seen or not still_pending(notification):
             notification.dropped_at = now
             notification.save(update_fields=["dropped_at"])
             return None, "dropped"
+        if held.seconds > 0:  # its reader is at the table, or left it less than the grace ago
+            notification.send_after = holding.held_until(now, held)
+            notification.save(update_fields=["send_after"])
+            transaction.on_commit(lambda: outbox.enqueue(outbox.NOTIFICATION_TASK, (pk,), countdown=held.seconds))
+            return None, "held"
         notification.attempts += 1
         notification.claimed_until = now + timedelta(seconds=3 * settings.EMAIL_TIMEOUT + 30)
         notification.save(update_fields=["attempts", "claimed_until"])
