@@ -154,7 +154,9 @@ def test_a_notice_waits_while_any_web_process_holds_a_socket_and_goes_once_a_gra
     async def scenario() -> float:
         first = await open_socket(two_servers[0], game.pk, user)
         second = await open_socket(two_servers[1], game.pk, user)
-        await asyncio.to_thread(services.game_start, game_id=game.pk, user=user)  # their first set-up turn: a turn notice, held
+        await asyncio.to_thread(
+            services.game_start, game_id=game.pk, user=user
+        )  # their first set-up turn: a turn notice, held
         await asyncio.to_thread(wait_for, lambda: Notification.objects.filter(game=game, user=user).exists(), 10)
         await first.close()  # still at the table, on the other process
         await asyncio.sleep(GRACE + 1.5)
