@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.validators import URLValidator
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -34,8 +34,17 @@ class PushSubscriptionSerializer(serializers.Serializer):
     keys = PushKeysSerializer()
 
 
+ENDPOINT_PATTERN = r"^\S{1,1000}$"
+
+
 class PushEndpointSerializer(serializers.Serializer):
-    endpoint = serializers.URLField(max_length=1000)
+    """Any endpoint may be named: one that is not the user's unsubscribes nothing."""
+
+    endpoint = serializers.RegexField(ENDPOINT_PATTERN)
+
+
+class UnsubscribedSerializer(serializers.Serializer):
+    unsubscribed = serializers.BooleanField()
 
 
 class NotifyBySerializer(serializers.Serializer):
@@ -46,8 +55,8 @@ class GameNotifyBySerializer(serializers.Serializer):
     notify_by = serializers.ChoiceField(choices=["email", "push", "both", ""])
 
 
-def _parse(serializer_class, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
+def _parse(serializer_class, request: Request, data=None) -> dict:
+    serializer = serializer_class(data=request.data if data is None else data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -65,7 +74,7 @@ class PushKey(APIView):
 class PushSubscriptions(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=PushSubscriptionSerializer, responses={201: None, **error_responses(409)})
+    @extend_schema(request=PushSubscriptionSerializer, responses={201: None, **error_responses(400, 409)})
     def post(self, request: Request) -> Response:
         data = _parse(PushSubscriptionSerializer, request)
         notices.push_subscribe(
@@ -73,9 +82,16 @@ class PushSubscriptions(APIView):
         )
         return Response({"subscribed": True}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PushEndpointSerializer, responses={200: None})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "endpoint", str, required=True, pattern=ENDPOINT_PATTERN, description="the subscription's endpoint"
+            )
+        ],
+        responses={200: UnsubscribedSerializer, **error_responses(400)},
+    )
     def delete(self, request: Request) -> Response:
-        data = _parse(PushEndpointSerializer, request)
+        data = _parse(PushEndpointSerializer, request, request.query_params)
         return Response({"unsubscribed": notices.push_unsubscribe(user=request.user, endpoint=data["endpoint"])})
 
 
@@ -84,7 +100,7 @@ class NotifyBy(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=NotifyBySerializer, responses={200: NotifyBySerializer})
+    @extend_schema(request=NotifyBySerializer, responses={200: NotifyBySerializer, **error_responses(400)})
     def put(self, request: Request) -> Response:
         data = _parse(NotifyBySerializer, request)
         return Response({"notify_by": notices.notify_by_set(user=request.user, notify_by=data["notify_by"])})
@@ -95,7 +111,7 @@ class GameNotifyBy(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=GameNotifyBySerializer, responses={200: GameNotifyBySerializer, **error_responses(403)})
+    @extend_schema(request=GameNotifyBySerializer, responses={200: GameNotifyBySerializer, **error_responses(400, 403)})
     def put(self, request: Request, game_id: int) -> Response:
         data = _parse(GameNotifyBySerializer, request)
         chosen = notices.notify_by_set(user=request.user, notify_by=data["notify_by"], game_id=game_id)

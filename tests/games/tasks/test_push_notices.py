@@ -6,6 +6,7 @@ subscription's keys, which only the test, playing the browser, holds)."""
 from __future__ import annotations
 
 import time
+from urllib.parse import urlencode
 
 import pytest
 from rest_framework.test import APIClient
@@ -178,3 +179,16 @@ def test_bad_push_input_is_a_4xx_with_a_machine_code(settings, client):
     response = api.put(f"/api/games/{game.pk}/notify-by/", {"notify_by": "push"}, format="json")
     assert response.status_code == 403 and response.json()["error"]["code"] == "not_seated"
     assert APIClient().post("/api/push/subscriptions/", good, format="json").status_code in (401, 403)
+    response = api.delete("/api/push/subscriptions/")
+    assert response.status_code == 400 and response.json()["error"]["code"]
+
+
+@pytest.mark.django_db
+def test_a_browser_unsubscribes_its_own_endpoint_only(push_service):
+    alice, bob = UserFactory(), UserFactory()
+    browser = _subscribed(push_service, alice, "alice-leaves")
+    path = f"/api/push/subscriptions/?{urlencode({'endpoint': browser.endpoint})}"
+    assert _api(bob).delete(path).json() == {"unsubscribed": False}
+    assert PushSubscription.objects.filter(user=alice).exists()
+    assert _api(alice).delete(path).json() == {"unsubscribed": True}
+    assert not PushSubscription.objects.filter(user=alice).exists()
