@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.templatetags.static import static
@@ -51,7 +52,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "pwa/sw.js",
-        {"shell_json": json.dumps(shell), "version": SHELL_VERSION, "icon": static("icons/icon-192.png")},
+        {
+            "shell_json": json.dumps(shell),
+            "version": SHELL_VERSION,
+            "icon": static("icons/icon-192.png"),
+            "hashed": json.dumps(not settings.DEBUG),  # with DEBUG, static names carry no hash: never cache-first
+        },
         content_type="application/javascript",
     )
     response["Service-Worker-Allowed"] = "/"

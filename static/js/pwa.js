@@ -51,4 +51,5 @@ async function start() {
   window.catanPush = {registration, subscribe: () => subscribe(registration)};
 }
 
-start();
+// A browser that refuses the worker (private windows of some, a blocked origin) keeps the site as it was.
+start().catch((error) => console.warn("service worker not registered:", error.message));

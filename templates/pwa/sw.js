@@ -3,6 +3,7 @@
 const CACHE = "catan-shell-{{ version }}";
 const SHELL = {{ shell_json }};
 const OFFLINE = "/offline/";
+const HASHED = {{ hashed }};
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
@@ -27,15 +28,19 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (url.pathname.startsWith("/static/")) {
-    // Static files carry their content's hash in their names: a cached copy is never stale.
+    const fetchAndKeep = () => fetch(request).then((response) => {
+      if (response.ok) {
+        const copy = response.clone();
+        caches.open(CACHE).then((cache) => cache.put(request, copy));
+      }
+      return response;
+    });
+    // Static files carry their content's hash in their names (not with DEBUG): a cached copy is never stale.
+    // Without the hash, the network first and the cache only when it is gone.
     event.respondWith(
-      caches.match(request).then((hit) => hit || fetch(request).then((response) => {
-        if (response.ok) {
-          const copy = response.clone();
-          caches.open(CACHE).then((cache) => cache.put(request, copy));
-        }
-        return response;
-      })),
+      HASHED
+        ? caches.match(request).then((hit) => hit || fetchAndKeep())
+        : fetchAndKeep().catch(() => caches.match(request)),
     );
   }
 });
