@@ -14,6 +14,8 @@ class VacationForm(forms.Form):
 
 class ProfileForm(forms.ModelForm):
     time_zone = forms.ChoiceField(label=_("time zone"), choices=[(z, z) for z in TIME_ZONES])
+    # Where notices go (issue 42): left out of a post (an older form), it stays as it was.
+    notify_by = forms.ChoiceField(label=_("notices by"), choices=User.NotifyBy.choices, required=False)
 
     class Meta:
         model = User
@@ -22,6 +24,7 @@ class ProfileForm(forms.ModelForm):
             "language",
             "time_zone",
             "notify",
+            "notify_by",
             "digest_hour",
             "notify_chat",
             "quiet_start",
@@ -31,3 +34,6 @@ class ProfileForm(forms.ModelForm):
             "quiet_start": forms.TimeInput(attrs={"type": "time"}),
             "quiet_end": forms.TimeInput(attrs={"type": "time"}),
         }
+
+    def clean_notify_by(self) -> str:
+        return self.cleaned_data.get("notify_by") or self.instance.notify_by

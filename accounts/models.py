@@ -28,10 +28,18 @@ class User(AbstractUser):
         DIGEST = "digest", _("A daily digest")
         NONE = "none", _("No email")
 
+    class NotifyBy(models.TextChoices):
+        """Where notices go (games/mail/push.py): email (as `notify` says), push to this account's devices, or both."""
+
+        EMAIL = "email", _("By email")
+        PUSH = "push", _("By push notification")
+        BOTH = "both", _("By email and push notification")
+
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     language = models.CharField(_("preferred language"), max_length=2, choices=Language.choices, default="en")
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
     notify = models.CharField(_("notifications"), max_length=8, choices=Notify.choices, default=Notify.EACH)
+    notify_by = models.CharField(_("notices by"), max_length=8, choices=NotifyBy.choices, default=NotifyBy.EMAIL)
     quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)
     quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
     digest_hour = models.PositiveSmallIntegerField(

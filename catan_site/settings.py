@@ -154,6 +154,16 @@ BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=10.0)
 # Live games with a turn clock: once the player who owes a decision has closed their last socket, the table
 # waits this long for them to come back (not the rest of their turn), then the timeout policy plays.
 LIVE_DISCONNECT_GRACE_SECONDS = env.int("LIVE_DISCONNECT_GRACE_SECONDS", default=30)
+# Notices (turn, offer, reminder mail) wait while their reader has the game open, and this long after they leave
+# (games/mail/holding.py, issue 42).
+NOTICE_GRACE_SECONDS = env.int("NOTICE_GRACE_SECONDS", default=120)
+# Web Push (games/mail/push.py): the site's VAPID key pair (RFC 8292; base64url, the private key's 32 raw bytes and
+# the public key's 65-byte uncompressed point); unset, nothing is pushed. `make run` makes its own pair.
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:noreply@catan.localhost")
+PUSH_TIMEOUT = env.int("PUSH_TIMEOUT", default=10)  # seconds a push service may take to answer
+PUSH_TTL_SECONDS = env.int("PUSH_TTL_SECONDS", default=86400)  # how long a push service keeps an undelivered notice
 # The leaderboard lists people with at least this many rated games (docs/RATINGS.md).
 RATINGS_LEADERBOARD_MIN_GAMES = env.int("RATINGS_LEADERBOARD_MIN_GAMES", default=5)
 # Every beat started sends only while it holds a lease in the broker's Redis: one beat ticks, whatever is started

@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from devstack.embedded import free_port
+from devstack.vapid import vapid_env
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,6 +77,7 @@ def stack_env(env: Mapping[str, str], *, host: str, port: int, folder: Path) -> 
         # honcho runs each line of the Procfile in a shell: `python` and `celery` are the virtualenv's.
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
     )
+    full.update(vapid_env(full, folder))  # Web Push keys of this machine's own
     return full
 
 

@@ -114,6 +114,8 @@ class Seat(models.Model):
     # The end of the account-wide vacation (User.vacation_until) its person ended early in this game alone ("I am
     # back" here): that vacation no longer holds this seat's clock; a new or longer one does.
     account_vacation_waived = models.DateTimeField(null=True, blank=True)
+    # Where this game's notices go for this player ("email", "push", "both"); empty: as their account says.
+    notify_by = models.CharField(max_length=8, blank=True, default="")
     # Play by email, a time bank per seat (as Board Game Arena's turn-based clocks): each time the seat is asked
     # to decide, the game's time per move is added, up to BANK_CAP_MOVES of them; the time it takes is spent.
     bank_seconds = models.PositiveIntegerField(null=True, blank=True)
@@ -228,6 +230,8 @@ class Notification(models.Model):
     dropped_at = models.DateTimeField(null=True, blank=True)
     # Names this email's decision in its links and reply address (see services/email_actions.py).
     action_code = models.CharField(max_length=24, unique=True, default=new_action_code)
+    # Pushed to the reader's devices (games/mail/push.py): a retry after a mail failure pushes nothing twice.
+    pushed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at"]
@@ -261,3 +265,17 @@ class SeatOffer(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seat_offers_made"
     )
     expires_at = models.DateTimeField(null=True, blank=True)
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (RFC 8030/8291): where its push service takes messages for it, and the
+    keys they are encrypted with. Removed when the push service answers 404 or 410 (gone)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=120)
+    auth = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push for {self.user_id}"

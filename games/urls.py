@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import pwa, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,4 +18,7 @@ urlpatterns = [
     path("play/<str:token>/", views.login_link, name="game-login-link"),
     path("act/<str:code>/<str:verb>/", views.email_action, name="email-action"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("manifest.webmanifest", pwa.manifest, name="pwa-manifest"),
+    path("sw.js", pwa.service_worker, name="pwa-service-worker"),
+    path("offline/", pwa.offline, name="pwa-offline"),
 ]

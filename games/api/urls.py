@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import push, views
 
 urlpatterns = [
     path("scenarios/", views.ScenarioList.as_view(), name="api-scenarios"),
@@ -20,4 +20,8 @@ urlpatterns = [
     path("games/<int:game_id>/vacation/", views.GameVacation.as_view(), name="api-game-vacation"),
     path("mutes/", views.Mutes.as_view(), name="api-mutes"),
     path("seat-offers/", views.SeatOffers.as_view(), name="api-seat-offers"),
+    path("push/key/", push.PushKey.as_view(), name="api-push-key"),
+    path("push/subscriptions/", push.PushSubscriptions.as_view(), name="api-push-subscriptions"),
+    path("push/notify-by/", push.NotifyBy.as_view(), name="api-push-notify-by"),
+    path("games/<int:game_id>/notify-by/", push.GameNotifyBy.as_view(), name="api-game-notify-by"),
 ]

@@ -27,6 +27,7 @@ from rules.svg import board_svg
 
 from .. import clocks, outbox
 from ..models import Game, Notification
+from . import holding, push
 from .links import action_url, login_url, reply_address, unsubscribe_url
 from .summaries import decision, seat_names, since_last_turn, timed_out
 
@@ -134,7 +135,8 @@ def _create_rows(
     ids = []
     for index in targets:
         user = seats[index].user
-        if user.notify == user.Notify.NONE or not user.email or not user.is_active:  # inactive: suspended, banned
+        wanted = push.wants_email(user, seats[index]) or push.wants_push(user, seats[index])
+        if not wanted or not user.is_active:  # inactive: suspended, banned
             continue
         notification, created = Notification.objects.get_or_create(
             game=game,
@@ -144,7 +146,9 @@ def _create_rows(
             defaults={
                 "created_at": moment,
                 "send_after": send_after(user, kind, moment),
-                "digest": user.notify == user.Notify.DIGEST and (kind or "") not in IMMEDIATE_KINDS,
+                "digest": user.notify == user.Notify.DIGEST
+                and (kind or "") not in IMMEDIATE_KINDS
+                and push.wants_email(user, seats[index]),
             },
         )
         if not created:
@@ -375,10 +379,16 @@ def _claim(pk: int) -> tuple[Notification | None, str]:
             return None, "in progress"
         if notification.attempts >= MAX_ATTEMPTS:
             return None, "gave up"
-        if not still_pending(notification):
+        held = holding.hold(notification, DECISION_KINDS)
+        if held.seen or not still_pending(notification):
             notification.dropped_at = now
             notification.save(update_fields=["dropped_at"])
             return None, "dropped"
+        if held.seconds > 0:  # its reader is at the table, or left it less than the grace ago
+            notification.send_after = holding.held_until(now, held)
+            notification.save(update_fields=["send_after"])
+            transaction.on_commit(lambda: outbox.enqueue(outbox.NOTIFICATION_TASK, (pk,), countdown=held.seconds))
+            return None, "held"
         notification.attempts += 1
         notification.claimed_until = now + timedelta(seconds=3 * settings.EMAIL_TIMEOUT + 30)
         notification.save(update_fields=["attempts", "claimed_until"])
@@ -392,9 +402,15 @@ def send(pk: int) -> str:
     if notification is None:
         return outcome
     try:
-        message = render(Notification.objects.select_related("game", "user").get(pk=pk))
-        message.extra_headers["Message-ID"] = message_id(notification)
-        message.send()
+        row = Notification.objects.select_related("game", "user").get(pk=pk)
+        by_email, by_push = push.channels(row)
+        if by_push:
+            push.deliver(row, DECISION_KINDS)
+            Notification.objects.filter(pk=pk).update(pushed_at=clocks.now())
+        if by_email:
+            message = render(row)
+            message.extra_headers["Message-ID"] = message_id(notification)
+            message.send()
     except Exception as error:
         failure = f"{type(error).__name__}: {error}"[:300]
         Notification.objects.filter(pk=pk).update(last_error=failure, claimed_until=None)
