@@ -8,6 +8,7 @@
 // resync, HTTP fallback, submit), clock.js, panels.js (prompt, hand, costs, players, dice, bank), actionbar.js,
 // dialogs.js, trade.js, log.js, notices.js, chat.js, gameover.js; the board itself is board.js.
 import { boardLegal, renderActions, toggleMore } from "./actionbar.js";
+import { announceMove } from "./announce.js";
 import { renderBoard, SEAT_COLORS } from "./board.js";
 import { addChat, chatHidden, loadChat, renderChat, reported } from "./chat.js";
 import { renderClock, takeClock, takeSeatClocks } from "./clock.js";
@@ -80,6 +81,7 @@ function handle(frame) {
       takeClock(frame);
       logMove(frame.seq, frame.events || []);
       showCaption(frame.seq, frame.events || []);
+      announceMove(frame.events || [], app.legal.length > 0);
       render();
       soundsFor(previous, app.view);
       if (app.view.phase === "game_over" && app.status !== "finished") requestSync();
