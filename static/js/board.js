@@ -18,6 +18,8 @@ import { t } from "./i18n.js";
 export { hexCenter, resourceIcon, selectedShip };
 
 export const SEAT_COLORS = ["#d32f2f", "#1e63d6", "#f08c00", "#7b3fa0", "#2e9e5b", "#8d5a3b"];
+// The seats' colours told apart with any colour vision (Okabe and Ito's palette), chosen at the table.
+export const SAFE_SEAT_COLORS = ["#d55e00", "#0072b2", "#e69f00", "#cc79a7", "#009e73", "#000000"];
 
 // Each board's geometry and hover layer, for highlightPlace() between renders.
 const drawn = new WeakMap();

@@ -20,6 +20,17 @@ export function openDialog({ kind, title, intro = null, build, valid = () => tru
   if (closable) footer.append(button(t("close"), closeDialog, { id: "dialog-cancel", class: "button secondary" }));
   box.append(footer);
   d.append(box);
+  // A modal box: Tab and Shift+Tab go round its own controls (Esc, or its Close button, leaves it).
+  box.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const controls = [...box.querySelectorAll("button:not([disabled]), input:not([disabled]), select:not([disabled])")];
+    if (!controls.length) return;
+    const [first, last] = [controls[0], controls[controls.length - 1]];
+    if (event.shiftKey && document.activeElement === first) last.focus();
+    else if (!event.shiftKey && document.activeElement === last) first.focus();
+    else return;
+    event.preventDefault();
+  });
   d.hidden = false;
   d.dataset.kind = kind;
   app.dialog = { kind, valid, closable };

@@ -146,14 +146,20 @@ class AccessibilityTests(BrowserCase):
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         problems: list[str] = []
         error_page = server_error_page()
-        page.route("**/test-only/boom/", lambda route: route.fulfill(status=500, body=error_page,
-                                                                      content_type="text/html; charset=utf-8"))
+        page.route(
+            "**/test-only/boom/",
+            lambda route: route.fulfill(status=500, body=error_page, content_type="text/html; charset=utf-8"),
+        )
         with self.reporting(page):
             # The 500 page is the same in both languages (it says everything in both).
             problems += self.visit(page, "/test-only/boom/", "#server-error", translated=False)
             # Logged out: the home page, sign-up, log-in, the error page.
-            for url, ready in [("/", "main"), ("/accounts/signup/", "form"), ("/accounts/login/", "form"),
-                               ("/no-such-page/", "main")]:
+            for url, ready in [
+                ("/", "main"),
+                ("/accounts/signup/", "form"),
+                ("/accounts/login/", "form"),
+                ("/no-such-page/", "main"),
+            ]:
                 problems += self.visit(page, url, ready)
             self.log_in_on(page, me)
             board = "#board polygon"
@@ -194,6 +200,11 @@ class AccessibilityTests(BrowserCase):
                 ("btn-play-monopoly", "#dialog"),
             ]:
                 problems += self.visit(page, f"/games/{main.pk}/", board, self.opener(button, ready))
+            # The colour-blind-safe palette, switched on by keyboard: the seats take Okabe and Ito's colours.
+            problems += self.visit(page, f"/games/{main.pk}/", board, self.safe_palette)
+            # The overlays a key opens: the shortcuts' help (?) and the map in words (M).
+            for key, overlay in [("?", "#help"), ("m", "#map-text")]:
+                problems += self.visit(page, f"/games/{main.pk}/", board, self.pressing(key, overlay))
 
             def robber(state: rules.State) -> None:
                 state.phase = ROBBER
@@ -211,9 +222,28 @@ class AccessibilityTests(BrowserCase):
 
         report = "\n".join(problems)
         (ARTIFACTS / "a11y-violations.txt").write_text(report)
-        assert self.pages == 34, self.pages
+        assert self.pages == 37, self.pages
         assert not problems, f"{len(problems)} violations:\n{report}"
         assert not page.errors, page.errors
+
+    @staticmethod
+    def safe_palette(page) -> None:
+        toggle = page.locator("#palette-toggle")
+        if toggle.get_attribute("aria-pressed") == "false":
+            toggle.focus()
+            page.keyboard.press("Enter")
+        assert toggle.get_attribute("aria-pressed") == "true"
+        seat = page.evaluate("getComputedStyle(document.querySelector('#players .player')).getPropertyValue('--seat')")
+        assert seat.strip() in {"#d55e00", "#0072b2", "#e69f00", "#cc79a7"}, seat
+
+    @staticmethod
+    def pressing(key: str, overlay: str):
+        def open_overlay(page) -> None:
+            page.wait_for_selector("#btn-end-turn:enabled", state="attached", timeout=10000)
+            page.keyboard.press(key)
+            page.wait_for_selector(f"{overlay}:not([hidden]) h2", timeout=10000)
+
+        return open_overlay
 
     def opener(self, button: str, ready: str):
         def open_dialog(page) -> None:

@@ -1,0 +1,205 @@
+"""Issue 41, item 5: a whole base game by keyboard only, against three bots, in English and then in French.
+
+The person never clicks or taps: the log-in form is filled and sent with Enter; at the table the shortcuts (R, E,
+1-3, S for the lit spots, M for the map), the arrow keys, Tab and Enter do everything, dialogs included. What the
+person does is decided from the accessibility tree alone: the focused control's role and name, as Playwright's ARIA
+snapshot gives them (a spot is named by its place, "Corner of Forest 6, Hills 8 and the sea: Build a settlement
+here"), and the live region's words."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from games import services
+from games.models import Game
+from tests.e2e.base import ARTIFACTS, PASSWORD, BrowserCase
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.e2e
+
+# The words that tell the person's choices apart, in each language (from locale/fr/LC_MESSAGES/djangojs.po).
+WORDS = {
+    "en": {
+        "corner": r"^Corner of .+: (Build a settlement here|Upgrade to a city)$",
+        "edge": r"^(Edge between|Coast of|Sea by) .+: Build a road here$",
+        "robber": r"^Move the robber to ",
+        "more": r"^One more ",
+        "discard": r"^Discard$",
+        "reject": r"^Reject$",
+        "map": "The map in words",
+    },
+    "fr": {
+        "corner": r"^Coin de .+ : (Construire une colonie ici|Transformer en ville)$",
+        "edge": r"^(Bord entre|Côte de|Mer près de) .+ : Construire une route ici$",
+        "robber": r"^Déplacer le voleur ",
+        "more": r"^Ajouter : ",
+        "discard": r"^Défausser$",
+        "reject": r"^Refuser$",
+        "map": "La carte en mots",
+    },
+}
+OVER = "#game-over:not([hidden])"
+
+
+class KeyboardGameTests(BrowserCase):
+    def focused(self, page) -> tuple[str, str]:
+        """(role, name) of the focused element, read from its ARIA snapshot ("- button \\"Corner of …\\"")."""
+        if not page.locator(":focus").count():
+            return "", ""
+        try:  # the focus may move on between the two calls (a bot's move draws the board again)
+            snapshot = page.locator(":focus").first.aria_snapshot(timeout=1000)
+        except PlaywrightTimeoutError:
+            return "", ""
+        line = snapshot.splitlines()[0].removeprefix("- ")
+        if line.startswith("'"):  # YAML quotes a line holding ": " ('button "Ajouter : Bois"': +)
+            line = re.match(r"^'((?:[^']|'')*)'", line).group(1).replace("''", "'")
+        match = re.match(r'^(\w+)(?: "((?:[^"\\]|\\.)*)")?', line)
+        return (match.group(1), (match.group(2) or "").replace('\\"', '"')) if match else ("", line)
+
+    def key(self, page, key: str) -> None:
+        page.keyboard.press(key)
+        page.wait_for_timeout(60)
+
+    def tab_to(self, page, pattern: str, tabs: int = 120) -> bool:
+        """Tab until a control whose name matches `pattern` has the focus; False when none comes round."""
+        for _ in range(tabs):
+            role, name = self.focused(page)
+            if role == "button" and re.search(pattern, name):
+                return True
+            self.key(page, "Tab")
+        return False
+
+    def over(self, page) -> bool:
+        return bool(page.locator(OVER).count())
+
+    def choose_spot(self, page, words: dict[str, str], kind: str) -> str:
+        """S to the lit spots, a step with an arrow key, then Enter: the spot's name is read from the tree."""
+        self.key(page, "s")
+        role, first = self.focused(page)
+        assert role == "button" and re.search(words[kind], first), (role, first)
+        for arrow in ("ArrowRight", "ArrowDown", "ArrowLeft"):
+            self.key(page, arrow)
+            role, name = self.focused(page)
+            assert role == "button" and re.search(words[kind], name), (arrow, role, name)
+        self.key(page, "Enter")
+        self.spots_named.add(name)
+        return name
+
+    def answer_dialog(self, page, words: dict[str, str]) -> bool:
+        """Discard (More … until the Discard button takes the focus), pick a victim, or close anything else."""
+        if not page.get_by_role("dialog").filter(visible=True).count():
+            return False
+        if page.locator("#dialog[data-kind=discard]").count():
+            for _ in range(30):
+                role, name = self.focused(page)
+                if re.search(words["discard"], name):
+                    self.key(page, "Enter")
+                    self.discards += 1
+                    break
+                self.key(page, "Enter" if re.search(words["more"], name) else "Tab")
+        elif page.locator("#dialog .victim").count():
+            role, name = self.focused(page)
+            assert role == "button", (role, name)
+            self.key(page, "Enter")
+        else:
+            self.key(page, "Escape")
+        page.wait_for_timeout(200)
+        return True
+
+    def decline_offers(self, page, words: dict[str, str]) -> bool:
+        if not page.get_by_role("button", name=re.compile(words["reject"])).count():
+            return False
+        if self.tab_to(page, words["reject"]):
+            self.key(page, "Enter")
+            page.wait_for_timeout(200)
+        return True
+
+    def note(self, text: str) -> None:
+        """The person's decisions, kept in test-artifacts/keyboard-game.log for a failed run."""
+        with (ARTIFACTS / "keyboard-game.log").open("a") as log:
+            log.write(f"{time.monotonic():.1f} {text}\n")
+
+    def my_choice(self, page, words: dict[str, str]) -> None:
+        """One decision of the person's, by keys alone."""
+        self.note(f"prompt: {page.locator('#prompt-text').inner_text()} | focus: {self.focused(page)}")
+        if self.answer_dialog(page, words) or self.decline_offers(page, words):
+            return
+        board = page.get_by_role("group", name=re.compile("Game board|Plateau"))
+        spots = board.get_by_role("button")
+        names = [spots.nth(i).get_attribute("aria-label") for i in range(min(spots.count(), 3))]
+        if names and re.search(words["robber"], names[0]):
+            self.choose_spot(page, words, "robber")
+        elif names and re.search(words["corner"], names[0]):
+            self.choose_spot(page, words, "corner")
+        elif names and re.search(words["edge"], names[0]):
+            self.choose_spot(page, words, "edge")
+        elif page.locator("#btn-roll:enabled").count():
+            self.key(page, "r")
+            self.rolls += 1
+        elif page.locator("#btn-end-turn:enabled").count():
+            for shortcut, piece in (("3", "city"), ("2", "settlement"), ("1", "road")):  # the best build with a spot
+                if page.locator(f"#btn-build-{piece}:enabled").count():
+                    self.key(page, shortcut)
+                    page.wait_for_timeout(150)
+                    if page.locator("#board .legal-spot").count():
+                        return
+                    self.key(page, shortcut)  # pressed, but no spot: let go
+            self.key(page, "e")
+        page.wait_for_timeout(150)
+
+    @pytest.mark.timeout(900)
+    def test_a_whole_base_game_by_keyboard_only_in_english_then_french(self):
+        self.spots_named, self.rolls, self.discards = set(), 0, 0
+        person = UserFactory(username="keys")
+        game = services.game_create(creator=person, seat_count=4, bot_seats=[1, 2, 3], options={"seat_order": "fixed"})
+        services.game_start(game_id=game.pk, user=person)
+        page = self.new_page(1366, 768)
+        with self.reporting(page):
+            self.log_in_by_keys(page, person)
+            page.goto(f"{self.live_server_url}/games/{game.pk}/")
+            page.wait_for_selector("#board polygon")
+            language, words = "en", WORDS["en"]
+            # The map in words, one key away, and the focus back where it was after Escape.
+            self.key(page, "m")
+            assert self.focused(page)[0] == "button"
+            assert words["map"] in page.get_by_role("dialog", name=words["map"]).aria_snapshot()
+            self.key(page, "Escape")
+            assert page.locator("#map-text").is_hidden()
+            deadline = time.monotonic() + 800
+            while not self.over(page):
+                assert time.monotonic() < deadline, "the game did not end within 800 s"
+                if language == "en" and self.rolls >= 6:  # half-way through a typical game: on in French
+                    language, words = "fr", WORDS["fr"]
+                    page.context.add_cookies([{"name": "django_language", "value": "fr", "url": self.live_server_url}])
+                    page.reload()
+                    page.wait_for_selector("html[lang=fr] #board polygon")
+                asked = page.locator("#prompt[data-mine=yes]").count()
+                if asked or page.get_by_role("dialog").filter(visible=True).count():
+                    self.my_choice(page, words)
+                else:
+                    page.wait_for_timeout(100)
+            game.refresh_from_db()
+            assert game.status == Game.Status.FINISHED, game.status
+            assert language == "fr", "the game ended before the French half"
+            assert self.rolls >= 5, self.rolls
+            # Spots were chosen by their names in both languages: corners and edges in English (the set-up), and
+            # some spot in French.
+            for language, kinds in (("en", ("corner", "edge")), ("fr", ("corner", "edge", "robber"))):
+                chosen = [n for n in self.spots_named if any(re.search(WORDS[language][k], n) for k in kinds)]
+                assert chosen, (language, self.spots_named)
+            assert not page.errors, page.errors
+
+    def log_in_by_keys(self, page, user) -> None:
+        """The log-in form filled and sent with Enter (the site checks passwords with production's hasher)."""
+        user.password = PBKDF2PasswordHasher().encode(PASSWORD, "saltsaltsalt")
+        user.save(update_fields=["password"])
+        page.goto(f"{self.live_server_url}/accounts/login/")
+        page.fill("input[name=login]", user.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.press("input[name=password]", "Enter")
+        page.wait_for_url(f"{self.live_server_url}/")
