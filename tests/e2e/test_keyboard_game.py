@@ -32,6 +32,14 @@ WORDS = {
         "discard": r"^Discard$",
         "reject": r"^Reject$",
         "map": "The map in words",
+        "board": "Game board",
+        "discard_title": r"^Discard \d+ cards?$",
+        "victim_title": "Steal a card from whom?",
+        "roll": "Roll dice",
+        "end": "End turn",
+        "city": "City",
+        "settlement": "Settlement",
+        "road": "Road",
     },
     "fr": {
         "corner": r"^Coin de .+ : (Construire une colonie ici|Transformer en ville)$",
@@ -41,6 +49,14 @@ WORDS = {
         "discard": r"^Défausser$",
         "reject": r"^Refuser$",
         "map": "La carte en mots",
+        "board": "Plateau de jeu",
+        "discard_title": r"^Défausser \d+ cartes?$",
+        "victim_title": "Voler une carte à qui ?",
+        "roll": "Lancer les dés",
+        "end": "Finir le tour",
+        "city": "Ville",
+        "settlement": "Colonie",
+        "road": "Route",
     },
 }
 OVER = "#game-over:not([hidden])"
@@ -92,9 +108,9 @@ class KeyboardGameTests(BrowserCase):
 
     def answer_dialog(self, page, words: dict[str, str]) -> bool:
         """Discard (More … until the Discard button takes the focus), pick a victim, or close anything else."""
-        if not page.get_by_role("dialog").filter(visible=True).count():
+        if not page.get_by_role("dialog").count():
             return False
-        if page.locator("#dialog[data-kind=discard]").count():
+        if page.get_by_role("dialog", name=re.compile(words["discard_title"])).count():
             for _ in range(30):
                 role, name = self.focused(page)
                 if re.search(words["discard"], name):
@@ -102,7 +118,7 @@ class KeyboardGameTests(BrowserCase):
                     self.discards += 1
                     break
                 self.key(page, "Enter" if re.search(words["more"], name) else "Tab")
-        elif page.locator("#dialog .victim").count():
+        elif page.get_by_role("dialog", name=words["victim_title"]).count():
             role, name = self.focused(page)
             assert role == "button", (role, name)
             self.key(page, "Enter")
@@ -119,6 +135,30 @@ class KeyboardGameTests(BrowserCase):
             page.wait_for_timeout(200)
         return True
 
+    @staticmethod
+    def usable(page, name: str) -> bool:
+        """A button of that name in the accessibility tree, not greyed."""
+        return bool(page.get_by_role("button", name=name, exact=True, disabled=False).count())
+
+    @staticmethod
+    def spot_names(page, words: dict[str, str]) -> list[str]:
+        """The names of the board's lit spots, as the accessibility tree gives them (the first three)."""
+        snapshot = page.get_by_role("group", name=words["board"], exact=True).aria_snapshot(timeout=5000)
+        names = re.findall(r'- button "((?:[^"\\]|\\.)*)"', snapshot)
+        names += [n.replace("''", "'") for n in re.findall(r"- 'button \"((?:[^\"]|'')*)\"'", snapshot)]
+        return names[:3]
+
+    def asked(self, page, words: dict[str, str]) -> bool:
+        """The person has something to decide, by the accessibility tree: a dialog, a lit spot, Roll, End turn, or
+        an offer to turn down."""
+        return bool(
+            page.get_by_role("dialog").count()
+            or self.spot_names(page, words)
+            or self.usable(page, words["roll"])
+            or self.usable(page, words["end"])
+            or page.get_by_role("button", name=re.compile(words["reject"]), disabled=False).count()
+        )
+
     def note(self, text: str) -> None:
         """The person's decisions, kept in test-artifacts/keyboard-game.log for a failed run."""
         with (ARTIFACTS / "keyboard-game.log").open("a") as log:
@@ -126,27 +166,25 @@ class KeyboardGameTests(BrowserCase):
 
     def my_choice(self, page, words: dict[str, str]) -> None:
         """One decision of the person's, by keys alone."""
-        self.note(f"prompt: {page.locator('#prompt-text').inner_text()} | focus: {self.focused(page)}")
+        self.note(f"focus: {self.focused(page)}")
         if self.answer_dialog(page, words) or self.decline_offers(page, words):
             return
-        board = page.get_by_role("group", name=re.compile("Game board|Plateau"))
-        spots = board.get_by_role("button")
-        names = [spots.nth(i).get_attribute("aria-label") for i in range(min(spots.count(), 3))]
+        names = self.spot_names(page, words)
         if names and re.search(words["robber"], names[0]):
             self.choose_spot(page, words, "robber")
         elif names and re.search(words["corner"], names[0]):
             self.choose_spot(page, words, "corner")
         elif names and re.search(words["edge"], names[0]):
             self.choose_spot(page, words, "edge")
-        elif page.locator("#btn-roll:enabled").count():
+        elif self.usable(page, words["roll"]):
             self.key(page, "r")
             self.rolls += 1
-        elif page.locator("#btn-end-turn:enabled").count():
+        elif self.usable(page, words["end"]):
             for shortcut, piece in (("3", "city"), ("2", "settlement"), ("1", "road")):  # the best build with a spot
-                if page.locator(f"#btn-build-{piece}:enabled").count():
+                if self.usable(page, words[piece]):
                     self.key(page, shortcut)
                     page.wait_for_timeout(150)
-                    if page.locator("#board .legal-spot").count():
+                    if self.spot_names(page, words):
                         return
                     self.key(page, shortcut)  # pressed, but no spot: let go
             self.key(page, "e")
@@ -169,7 +207,7 @@ class KeyboardGameTests(BrowserCase):
             assert self.focused(page)[0] == "button"
             assert words["map"] in page.get_by_role("dialog", name=words["map"]).aria_snapshot()
             self.key(page, "Escape")
-            assert page.locator("#map-text").is_hidden()
+            assert not page.get_by_role("dialog", name=words["map"]).count()
             deadline = time.monotonic() + 800
             while not self.over(page):
                 assert time.monotonic() < deadline, "the game did not end within 800 s"
@@ -178,8 +216,7 @@ class KeyboardGameTests(BrowserCase):
                     page.context.add_cookies([{"name": "django_language", "value": "fr", "url": self.live_server_url}])
                     page.reload()
                     page.wait_for_selector("html[lang=fr] #board polygon")
-                asked = page.locator("#prompt[data-mine=yes]").count()
-                if asked or page.get_by_role("dialog").filter(visible=True).count():
+                if self.asked(page, words):
                     self.my_choice(page, words)
                 else:
                     page.wait_for_timeout(100)
