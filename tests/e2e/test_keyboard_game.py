@@ -25,8 +25,8 @@ pytestmark = pytest.mark.e2e
 # The words that tell the person's choices apart, in each language (from locale/fr/LC_MESSAGES/djangojs.po).
 WORDS = {
     "en": {
-        "corner": r"^Corner of .+: (Build a settlement here|Upgrade to a city)$",
-        "edge": r"^(Edge between|Coast of|Sea by) .+: Build a road here$",
+        "corner": r"^((North|South)(-east|-west)? corner|Corner) of .+: (Build a settlement here|Upgrade to a city)$",
+        "edge": r"^(Edge between|((North|South)(-east|-west)?|East|West) coast of|Sea by) .+: Build a road here$",
         "robber": r"^Move the robber to ",
         "more": r"^One more ",
         "discard": r"^Discard$",
@@ -42,8 +42,8 @@ WORDS = {
         "road": "Road",
     },
     "fr": {
-        "corner": r"^Coin de .+ : (Construire une colonie ici|Transformer en ville)$",
-        "edge": r"^(Bord entre|Côte de|Mer près de) .+ : Construire une route ici$",
+        "corner": r"^Coin ((nord|sud)(-est|-ouest)? )?de .+ : (Construire une colonie ici|Transformer en ville)$",
+        "edge": r"^(Bord entre|Côte (\S+ )?de|Mer près de) .+ : Construire une route ici$",
         "robber": r"^Déplacer le voleur ",
         "more": r"^Ajouter : ",
         "discard": r"^Défausser$",
@@ -105,6 +105,31 @@ class KeyboardGameTests(BrowserCase):
         self.key(page, "Enter")
         self.spots_named.add(name)
         return name
+
+    def check_spot_keys(self, page, words: dict[str, str]) -> None:
+        """The set-up's lit corners: one of them in the Tab order, and every one reached from the first by the
+        arrow keys (a walk that tries each arrow from each corner reached), each with a name of its own."""
+        assert page.locator("#board [data-x][tabindex='0']").count() == 1
+        count = page.locator("#board .legal-spot").count()
+        self.key(page, "s")
+        seen, todo = set(), [self.focused(page)[1]]
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for arrow in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
+                self.refocus(page, name)
+                self.key(page, arrow)
+                todo.append(self.focused(page)[1])
+        assert all(re.search(words["corner"], name) for name in seen), seen
+        assert len(seen) == count, f"{len(seen)} of {count} corners reached by the arrow keys"
+
+    def refocus(self, page, name: str) -> None:
+        """Back to the spot named `name`, by script: this walk checks the keys, it is not a move of the game."""
+        if self.focused(page)[1] == name:
+            return
+        page.get_by_role("button", name=name, exact=True).focus()
 
     def answer_dialog(self, page, words: dict[str, str]) -> bool:
         """Discard (More … until the Discard button takes the focus), pick a victim, or close anything else."""
@@ -202,13 +227,25 @@ class KeyboardGameTests(BrowserCase):
             page.goto(f"{self.live_server_url}/games/{game.pk}/")
             page.wait_for_selector("#board polygon")
             language, words = "en", WORDS["en"]
+            self.check_spot_keys(page, words)
             # The map in words, one key away, and the focus back where it was after Escape.
+            self.key(page, "s")
+            spot = self.focused(page)
             self.key(page, "m")
             assert self.focused(page)[0] == "button"
-            assert words["map"] in page.get_by_role("dialog", name=words["map"]).aria_snapshot()
+            map_text = page.get_by_role("dialog", name=words["map"]).aria_snapshot()
+            assert "Forest" in map_text and "harbour" in map_text, map_text
             self.key(page, "Escape")
             assert not page.get_by_role("dialog", name=words["map"]).count()
+            assert self.focused(page) == spot, (self.focused(page), spot)
+            # The shortcuts' help lists S and M, and gives the focus back too.
+            self.key(page, "?")
+            help_text = page.get_by_role("dialog").aria_snapshot()
+            assert "Read the map in words" in help_text and "lit spots" in help_text, help_text
+            self.key(page, "Escape")
+            assert self.focused(page) == spot, (self.focused(page), spot)
             deadline = time.monotonic() + 800
+            announced = []
             while not self.over(page):
                 assert time.monotonic() < deadline, "the game did not end within 800 s"
                 if language == "en" and self.rolls >= 6:  # half-way through a typical game: on in French
@@ -218,11 +255,15 @@ class KeyboardGameTests(BrowserCase):
                     page.wait_for_selector("html[lang=fr] #board polygon")
                 if self.asked(page, words):
                     self.my_choice(page, words)
+                    announced.append(page.locator("#announcer").inner_text())
                 else:
                     page.wait_for_timeout(100)
             game.refresh_from_db()
             assert game.status == Game.Status.FINISHED, game.status
             assert language == "fr", "the game ended before the French half"
+            # The live region said the rolls, and other seats' turns in a sentence each ("Robot 2: …").
+            assert any(re.search(r" (rolled|a fait) \d+ \(", text) for text in announced), announced[-20:]
+            assert any(re.match(r"^Robot \d+ ?: ", text) for text in announced), announced[-20:]
             assert self.rolls >= 5, self.rolls
             # Spots were chosen by their names in both languages: corners and edges in English (the set-up), and
             # some spot in French.
