@@ -11,13 +11,15 @@
 // highlightPlace(svg, {vertices, edges, hexes} | null) marks a place until called again (a hovered log line).
 import { drawDefs, resourceIcon } from "./board_art.js";
 import { APOTHEM, edgeEnds, edgeMiddle, el, hexCenter, hexCorners, inner, LAND, pointList, SIZE, terrainName, vertexPoint } from "./board_geometry.js";
-import { drawLegal, selectedShip } from "./board_spots.js";
+import { drawLegal, focusSpot, selectedShip } from "./board_spots.js";
 import { t } from "./i18n.js";
 
 // What the page and other modules (the game page, a replay) take from the board.
 export { hexCenter, resourceIcon, selectedShip };
 
 export const SEAT_COLORS = ["#d32f2f", "#1e63d6", "#f08c00", "#7b3fa0", "#2e9e5b", "#8d5a3b"];
+// The seats' colours told apart with any colour vision (Okabe and Ito's palette), chosen at the table.
+export const SAFE_SEAT_COLORS = ["#d55e00", "#0072b2", "#e69f00", "#cc79a7", "#009e73", "#000000"];
 
 // Each board's geometry and hover layer, for highlightPlace() between renders.
 const drawn = new WeakMap();
@@ -35,6 +37,9 @@ export function renderBoard(svg, view, options = {}) {
   } = options;
   if (!svg.dataset.boardPrefix) svg.dataset.boardPrefix = `b${++boardCount}-`;
   const prefix = svg.dataset.boardPrefix;
+  // Drawing again must not drop a keyboard user's focus: it goes back to the same spot, or to the first of the new
+  // choice (the road spots after a settlement), or to the board itself.
+  let focusKey = focusedSpotKey(svg);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
 
   const board = view.board;
@@ -44,7 +49,7 @@ export function renderBoard(svg, view, options = {}) {
   const byCoord = new Map(board.hexes.map((h) => [`${h.q},${h.r}`, h]));
   const frame = new Set(board.frame || []);
   const color = (seat) => seatColors[seat % seatColors.length];
-  const ctx = { vertices, edges, hexes, prefix, color };
+  const ctx = { board, vertices, edges, hexes, prefix, color };
 
   const posts = harbourPosts(board, ctx);
   const box = viewBox(board, byCoord, posts);
@@ -53,6 +58,8 @@ export function renderBoard(svg, view, options = {}) {
   svg.style.setProperty("--board-units", box.split(" ")[2]);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   svg.setAttribute("role", "group");
+  // Focusable by script only (not by Tab): where the focus rests when the board has no spot left to choose.
+  svg.setAttribute("tabindex", "-1");
   // Screen pixels per board unit: a set-up spot (6 units) on a wide map fitted to a phone's width was ~6 px
   // across, too small to tap. Legal spots keep a minimum size on screen; the page renders again on zoom.
   const [, , unitsWide, unitsHigh] = box.split(" ").map(Number);
@@ -85,10 +92,26 @@ export function renderBoard(svg, view, options = {}) {
   if (recent) drawMarks(layers.recent, recent, ctx, "recent-mark");
 
   const redrawLegal = () => {
+    focusKey = focusKey ?? focusedSpotKey(svg);
     while (layers.legal.firstChild) layers.legal.removeChild(layers.legal.firstChild);
     drawLegal(layers.legal, legal, { ...ctx, onAction, chooseVictim, chooseBuild, onSelect, svg, redrawLegal });
+    if (focusKey !== null) {
+      const spots = [...layers.legal.querySelectorAll("[data-x]")];
+      const same = spots.find((g) => spotKey(g) === focusKey) || layers.legal.querySelector("[data-x][tabindex='0']");
+      if (same) focusSpot(layers.legal, same);
+      else svg.focus({ preventScroll: true });
+    }
+    focusKey = null;
   };
   redrawLegal();
+}
+
+const spotKey = (g) => g.dataset.action || g.dataset.actions || `from:${g.dataset.from}`;
+
+function focusedSpotKey(svg) {
+  const active = document.activeElement;
+  if (!active || !svg.contains(active)) return null;
+  return active.dataset && active.dataset.x !== undefined ? spotKey(active) : "";
 }
 
 // Show the whole island (or archipelago) and its harbours; outer sea hexes (a neighbour missing) only up to their middle.

@@ -2,6 +2,7 @@
 // tap area of at least MIN_TAP_PX on screen around every one; the two-click ship move.
 import { t } from "./i18n.js";
 import { edgeEnds, edgeMiddle, el, hexCenter, hexCorners, inner, pointList, SIZE, terrainName, vertexPoint } from "./board_geometry.js";
+import { edgeName, hexName, vertexName } from "./board_names.js";
 
 // The move_ship choice is two clicks (a ship, then where it goes): remember the first per board.
 const shipSelection = new WeakMap();
@@ -28,28 +29,78 @@ function tapRadius(ctx, cap) {
   return Math.min(cap, ctx.unitPx > 0 ? MIN_TAP_PX / 2 / ctx.unitPx : 16);
 }
 
-function spot(layer, kind, attrs, label, fire) {
+// "Corner of Forest 6, Hills 8 and the sea: Build a settlement here": the place first, then what the spot does.
+function named(place, action) {
+  return place ? t("spot_named", { place: place.charAt(0).toUpperCase() + place.slice(1), action }) : action;
+}
+
+// The arrow keys move the focus to the nearest legal spot that way (straight ahead counts more than aside).
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+function nextSpot(layer, from, [dx, dy]) {
+  const fx = Number(from.dataset.x), fy = Number(from.dataset.y);
+  let best = null, bestCost = Infinity;
+  for (const other of layer.querySelectorAll("[data-x]")) {
+    const vx = Number(other.dataset.x) - fx, vy = Number(other.dataset.y) - fy;
+    const along = vx * dx + vy * dy, aside = Math.abs(vx * dy - vy * dx);
+    if (other === from || along <= 0.5) continue;
+    const cost = along + 2 * aside;
+    if (cost < bestCost) [best, bestCost] = [other, cost];
+  }
+  return best;
+}
+
+// One spot of the board is in the Tab order at a time (a roving tabindex): Tab goes on to the panels, the arrow
+// keys, Home and End go from spot to spot.
+export function focusSpot(layer, target) {
+  for (const other of layer.querySelectorAll("[data-x]")) other.setAttribute("tabindex", other === target ? "0" : "-1");
+  target.focus({ preventScroll: false });
+}
+
+function spotKeys(layer, g, event, run) {
+  if (event.key === "Enter" || event.key === " ") return run(event);
+  const spots = spotsInOrder(layer);
+  let target = null;
+  if (ARROWS[event.key]) target = nextSpot(layer, g, ARROWS[event.key]);
+  else if (event.key === "Home") target = spots[0];
+  else if (event.key === "End") target = spots[spots.length - 1];
+  else return undefined;
+  event.preventDefault();
+  if (target) focusSpot(layer, target);
+  return undefined;
+}
+
+function spot(layer, kind, attrs, label, fire, [x, y]) {
   const base = kind.includes("legal-source") ? "" : "legal-spot ";
-  const g = el("g", { class: `${base}${kind}`, tabindex: 0, role: "button", "aria-label": label, ...attrs }, layer);
+  const g = el("g", { class: `${base}${kind}`, tabindex: -1, role: "button", "aria-label": label, "data-x": x.toFixed(1),
+    "data-y": y.toFixed(1), ...attrs }, layer);
   el("title", {}, g).textContent = label;
   const run = (event) => { event.preventDefault(); event.stopPropagation(); fire(); };
   g.addEventListener("click", run);
-  g.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") run(event); });
+  g.addEventListener("keydown", (event) => spotKeys(layer, g, event, run));
   return g;
+}
+
+// The spots in reading order (top to bottom, then left to right). The drawing order stays as it is (corners over
+// edges, for taps): only the keys follow this one.
+function spotsInOrder(layer) {
+  const row = (g) => Math.round(Number(g.dataset.y) / 10);
+  return [...layer.querySelectorAll("[data-x]")].sort((a, b) => row(a) - row(b) || Number(a.dataset.x) - Number(b.dataset.x));
 }
 
 export function vertexSpot(layer, action, ctx, label) {
   const [x, y] = vertexPoint(ctx.vertices.get(action.vertex));
   const city = action.type === "build_city";
-  const g = spot(layer, city ? "vertex-spot city-spot" : "vertex-spot", { "data-action": JSON.stringify(action) }, label,
-    () => ctx.onAction(action));
+  const g = spot(layer, city ? "vertex-spot city-spot" : "vertex-spot", { "data-action": JSON.stringify(action) },
+    named(ctx.board ? vertexName(ctx.board, action.vertex) : "", label), () => ctx.onAction(action), [x, y]);
   const scale = ctx.spotScale || 1;
   el("circle", { cx: x, cy: y, r: Math.max(16 * Math.min(scale, 1.6), tapRadius(ctx, 36)), class: "hit" }, g);
   el("circle", { cx: x, cy: y, r: city ? 15 : 6 * scale, class: "mark" }, g);
 }
 
 export function edgeSpot(layer, edgeId, kind, attrs, label, fire, ctx) {
-  const g = spot(layer, `edge-spot ${kind}`, attrs, label, fire);
+  const g = spot(layer, `edge-spot ${kind}`, attrs, named(ctx.board ? edgeName(ctx.board, edgeId) : "", label), fire,
+    edgeMiddle(edgeId, ctx));
   // The tap area is a band along the edge (a polygon: a vertical line alone would have no width).
   const [hp, hq] = inner(edgeEnds(edgeId, ctx), 0.15);
   const length = Math.hypot(hq[0] - hp[0], hq[1] - hp[1]);
@@ -77,7 +128,7 @@ export function edgeSpot(layer, edgeId, kind, attrs, label, fire, ctx) {
 export function hexSpot(layer, hexId, kind, attrs, label, fire, ctx) {
   const h = ctx.hexes.get(hexId);
   const [cx, cy] = hexCenter(h.q, h.r);
-  const g = spot(layer, `hex-spot ${kind}`, attrs, label, fire);
+  const g = spot(layer, `hex-spot ${kind}`, attrs, label, fire, [cx, cy]);
   el("polygon", { points: pointList(hexCorners(cx, cy, SIZE - 3)), class: "hit" }, g);
   el("circle", { cx, cy, r: 20, class: "mark" }, g);
   return g;
@@ -118,7 +169,7 @@ export function drawLegal(layer, legal, ctx) {
   for (const actions of byHex.values()) {
     const first = actions[0];
     const h = ctx.hexes.get(first.hex);
-    const place = h.token ? `${terrainName(h)} ${h.token}` : terrainName(h);
+    const place = ctx.board ? hexName(ctx.board, first.hex) : h.token ? `${terrainName(h)} ${h.token}` : terrainName(h);
     const label = t(`spot_${first.type}`, { place });
     const victims = actions.filter((a) => a.victim !== undefined).map((a) => a.victim);
     const attrs = { "data-action": JSON.stringify(actions.length === 1 ? first : { type: first.type, hex: first.hex }) };
@@ -173,4 +224,6 @@ export function drawLegal(layer, legal, ctx) {
   for (const action of vertexActions) {
     vertexSpot(layer, action, ctx, t(action.type === "build_city" ? "spot_build_city" : "spot_build_settlement"));
   }
+  const first = spotsInOrder(layer)[0];
+  if (first) first.setAttribute("tabindex", "0");
 }

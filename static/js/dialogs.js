@@ -5,8 +5,12 @@ import { button, node, swatch } from "./dom.js";
 import { t } from "./i18n.js";
 import { $, app, has, me, nonZero, RESOURCES, seatName, total, zeroCards } from "./state.js";
 
+// Where the focus was before a dialog opened: it goes back there when the dialog closes.
+let returnFocus = null;
+
 export function openDialog({ kind, title, intro = null, build, valid = () => true, closable = true }) {
   const d = $("dialog");
+  if (d.hidden) returnFocus = document.activeElement;
   d.replaceChildren();
   const box = node("div", { class: `dialog-box dialog-${kind}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title" });
   box.append(node("h2", { id: "dialog-title", text: title }));
@@ -16,6 +20,17 @@ export function openDialog({ kind, title, intro = null, build, valid = () => tru
   if (closable) footer.append(button(t("close"), closeDialog, { id: "dialog-cancel", class: "button secondary" }));
   box.append(footer);
   d.append(box);
+  // A modal box: Tab and Shift+Tab go round its own controls (Esc, or its Close button, leaves it).
+  box.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const controls = [...box.querySelectorAll("button:not([disabled]), input:not([disabled]), select:not([disabled])")];
+    if (!controls.length) return;
+    const [first, last] = [controls[0], controls[controls.length - 1]];
+    if (event.shiftKey && document.activeElement === first) last.focus();
+    else if (!event.shiftKey && document.activeElement === last) first.focus();
+    else return;
+    event.preventDefault();
+  });
   d.hidden = false;
   d.dataset.kind = kind;
   app.dialog = { kind, valid, closable };
@@ -25,10 +40,17 @@ export function openDialog({ kind, title, intro = null, build, valid = () => tru
 
 export function closeDialog() {
   const d = $("dialog");
+  const hadFocus = d.contains(document.activeElement) || document.activeElement === document.body;
   d.hidden = true;
   d.replaceChildren();
   delete d.dataset.kind;
   app.dialog = null;
+  // The button that opened it may be gone (the bar was drawn again): then the board takes the focus.
+  if (hadFocus) {
+    const back = returnFocus && document.contains(returnFocus) && !returnFocus.disabled ? returnFocus : $("board");
+    if (back) back.focus({ preventScroll: true });
+  }
+  returnFocus = null;
 }
 
 // After each render: close a dialog whose choice is gone, and open the ones the game now requires.
@@ -93,6 +115,7 @@ export function openBundle(kind) {
   const available = (r) => (kind === "discard" ? mine.resources[r] : app.view.bank[r]);
   let list, confirm, summary;
   const update = () => {
+    const focused = document.activeElement;
     const n = total(counts);
     list.refresh();
     // Once the cards owed are chosen, no + adds another (one more would only grey the confirm button).
@@ -101,6 +124,11 @@ export function openBundle(kind) {
     });
     summary.textContent = t("chosen_of", { n, owed });
     confirm.disabled = n !== owed;
+    // A + greyed under the keyboard's focus would drop it: it moves on to the confirm button or the next +.
+    if (focused && focused.disabled && list.contains(focused)) {
+      const next = confirm.disabled ? list.querySelector("[data-plus]:not(:disabled)") : confirm;
+      if (next) next.focus({ preventScroll: true });
+    }
   };
   openDialog({
     kind,

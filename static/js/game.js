@@ -8,7 +8,8 @@
 // resync, HTTP fallback, submit), clock.js, panels.js (prompt, hand, costs, players, dice, bank), actionbar.js,
 // dialogs.js, trade.js, log.js, notices.js, chat.js, gameover.js; the board itself is board.js.
 import { boardLegal, renderActions, toggleMore } from "./actionbar.js";
-import { renderBoard, SEAT_COLORS } from "./board.js";
+import { announceMove } from "./announce.js";
+import { renderBoard } from "./board.js";
 import { addChat, chatHidden, loadChat, renderChat, reported } from "./chat.js";
 import { renderClock, takeClock, takeSeatClocks } from "./clock.js";
 import { connect, heartbeat, requestSync, send, setConnection, settle, submit } from "./connection.js";
@@ -21,7 +22,7 @@ import { fetchLog, logMove } from "./log.js";
 import { showCaption } from "./notices.js";
 import { renderBank, renderCosts, renderDice, renderHand, renderHandStrip, renderPlayers, renderPrompt } from "./panels.js";
 import { setUpSounds, soundsFor } from "./sounds.js";
-import { $, app, HEARTBEAT_MS, hooks, root } from "./state.js";
+import { $, app, HEARTBEAT_MS, hooks, root, seatColors } from "./state.js";
 import { fitSpots, setZoom } from "./zoom.js";
 import { measureTop, openDrawer, setUpTable, showPace } from "./table.js";
 import { renderTrade } from "./trade.js";
@@ -80,6 +81,7 @@ function handle(frame) {
       takeClock(frame);
       logMove(frame.seq, frame.events || []);
       showCaption(frame.seq, frame.events || []);
+      announceMove(frame.events || [], app.legal.length > 0);
       render();
       soundsFor(previous, app.view);
       if (app.view.phase === "game_over" && app.status !== "finished") requestSync();
@@ -141,7 +143,7 @@ function render() {
   renderBoard($("board"), view, {
     legal: boardLegal(),
     onAction: submit,
-    seatColors: SEAT_COLORS,
+    seatColors: seatColors(),
     chooseVictim: openVictims,
     chooseBuild: openBuildChoice,
     onSelect: renderPrompt,

@@ -1,6 +1,7 @@
 // The game log: every move in words, filled from the moves API for whatever the socket did not deliver; places
 // on the board are named from the land around them, and hovering a line shows its place.
 import { highlightPlace, resourceIcon } from "./board.js";
+import { hexesAtVertex as boardHexesAtVertex, hexName } from "./board_names.js";
 import { node, swatch } from "./dom.js";
 import { t, tParts } from "./i18n.js";
 import { $, apiUrl, app, LOG_LIMIT, RESOURCES, seatName } from "./state.js";
@@ -74,25 +75,12 @@ export function appendMove(seq, events) {
   return items;
 }
 
-// A corner of a hex on the vertex lattice, relative to the hex's centre (2q + r, 3r).
-const CORNERS = new Set(["0,-2", "1,-1", "1,1", "0,2", "-1,1", "-1,-1"]);
-
 export function hexesAtVertex(vertexId) {
-  const board = app.view.board;
-  const v = board.vertices[vertexId];
-  if (!v) return [];
-  return board.hexes.filter((h) => CORNERS.has(`${v.x - (2 * h.q + h.r)},${v.y - 3 * h.r}`)).map((h) => h.id);
+  return boardHexesAtVertex(app.view.board, vertexId);
 }
 
 export function placeName(hexId) {
-  const hexes = app.view ? app.view.board.hexes : [];
-  const h = hexes.find((x) => x.id === hexId);
-  if (!h) return "";
-  const base = h.token ? `${t(`terrain_${h.terrain}`)} ${h.token}` : t(`terrain_${h.terrain}`);
-  if (h.terrain === "sea") return base;
-  // Two hexes may share terrain and number: number them in board order so that every name is one place.
-  const twins = hexes.filter((x) => x.terrain === h.terrain && x.token === h.token);
-  return twins.length > 1 ? `${base} (${twins.indexOf(h) + 1})` : base;
+  return app.view ? hexName(app.view.board, hexId) : "";
 }
 
 export function landNames(hexIds) {

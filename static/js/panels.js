@@ -90,10 +90,12 @@ export function drawCosts(list) {
   for (const [piece, cost] of Object.entries(COSTS)) {
     if (piece === "ship" && !app.view.seafarers) continue;
     const chips = Object.entries(cost).flatMap(([r, n]) => Array.from({ length: n }, () =>
-      node("span", { class: `cost-chip res-${r}`, "data-resource": r, title: t(r), "aria-label": t(r) }, resourceIcon(r))));
+      node("span", { class: `cost-chip res-${r}`, "data-resource": r, title: t(r), "aria-hidden": "true" }, resourceIcon(r))));
+    // The chips are pictures: a screen reader reads the cost as words instead ("1 Lumber, 1 Brick").
+    const words = Object.entries(cost).map(([r, n]) => `${n} ${t(r)}`).join(", ");
     list.append(node("li", { "data-piece": piece },
       node("span", { class: "cost-name", text: t(piece === "development" ? "development_card" : `build_${piece}`) }),
-      node("span", { class: "cost-cards" }, ...chips),
+      node("span", { class: "cost-cards" }, ...chips, node("span", { class: "visually-hidden", text: `: ${words}.` })),
       node("span", { class: "cost-gain muted small", text: t(`gain_${piece}`) })));
   }
 }
@@ -218,14 +220,17 @@ export function renderDice() {
     chip.title = t("last_roll", { a: dice[0], b: dice[1], sum: dice[0] + dice[1] });
   }
   box.replaceChildren();
+  delete box.dataset.sum;
   if (!dice) {
     box.append(node("span", { class: "muted", text: t("no_roll_yet") }));
     return;
   }
   const sum = dice[0] + dice[1];
   box.dataset.sum = sum;
-  box.append(die(dice[0]), die(dice[1]), node("span", { class: `dice-sum${sum === 7 ? " seven" : ""}`, text: `= ${sum}` }));
-  box.setAttribute("aria-label", t("last_roll", { a: dice[0], b: dice[1], sum }));
+  // The dice are pictures (aria-hidden); the roll is read as one sentence of text.
+  box.append(die(dice[0]), die(dice[1]),
+    node("span", { class: `dice-sum${sum === 7 ? " seven" : ""}`, text: `= ${sum}`, "aria-hidden": "true" }),
+    node("span", { class: "visually-hidden", text: t("last_roll", { a: dice[0], b: dice[1], sum }) }));
 }
 
 export function renderBank() {
@@ -248,10 +253,12 @@ export function renderHandStrip() {
   const mine = me();
   strip.hidden = !mine;
   if (!mine) return;
+  // Its accessible name is its text: "Your hand" and each card's name beside its count (WCAG 2.5.3).
+  strip.append(node("span", { class: "visually-hidden", text: strip.dataset.label }));
   for (const r of RESOURCES) {
     const n = mine.resources[r];
     strip.append(node("span", { class: `strip-card res-${r}${n ? "" : " empty"}`, "data-resource": r, title: t(r) },
-      resourceIcon(r), node("span", { text: String(n) })));
+      resourceIcon(r), node("span", { class: "visually-hidden", text: t(r) }), node("span", { text: String(n) })));
   }
   const cards = DEVELOPMENT_CARDS.reduce((sum, card) => sum + (mine.development[card] || 0) + (mine.development_new[card] || 0), 0);
   strip.append(node("span", { class: "strip-card dev", title: t("development_cards"), "data-resource": "development" },

@@ -6,7 +6,7 @@
 // no log lines), kept for stepping back and forth. The step shown is in the address (?move=N, replaced as one
 // steps, never pushed), so that the address is a link to the move; opening it shows that move.
 import { highlightPlace, renderBoard } from "./board.js";
-import { app } from "./state.js";
+import { app, seatColors } from "./state.js";
 import { appendLog, captionFor, markMove, movePlace, takeSeats } from "./replay_log.js";
 import { renderSeats, statusParts } from "./replay_panels.js";
 import { TEXT } from "./replay_text.js";
@@ -129,7 +129,7 @@ async function show() {
 function draw(move, view) {
   $("replay-error").hidden = true;
   delete root.dataset.error;
-  renderBoard(board, view);
+  renderBoard(board, view, { seatColors: seatColors() });
   highlightPlace(board, movePlace(move));
   renderSeats($("replay-seats"), view);
   $("replay-status").replaceChildren(...statusParts(move, replay.moves, view));

@@ -1,7 +1,7 @@
 // The game page's shared state: the one `app` record every module reads and writes, the game's constants, and
 // small pure helpers over the current view. `hooks` are filled by game.js so that lower modules can ask for a
 // render or close a dialog without importing the modules above them (no import cycles).
-import { SEAT_COLORS } from "./board.js";
+import { SAFE_SEAT_COLORS, SEAT_COLORS } from "./board.js";
 import { t } from "./i18n.js";
 
 export const RESOURCES = ["lumber", "brick", "wool", "grain", "ore"];
@@ -61,7 +61,17 @@ export const total = (cards) => Object.values(cards || {}).reduce((a, b) => a + 
 export const nonZero = (cards) => Object.fromEntries(Object.entries(cards).filter(([, n]) => n > 0));
 export const has = (type) => app.legal.some((a) => a.type === type);
 export const me = () => (app.yourSeat !== null && app.view ? app.view.seats[app.yourSeat] : null);
-export const seatColor = (seat) => SEAT_COLORS[seat % SEAT_COLORS.length];
+// The colour-blind-safe palette, when the person chose it (remembered in this browser).
+export const PALETTE_KEY = "catan-palette";
+export function safePalette() {
+  try {
+    return window.localStorage.getItem(PALETTE_KEY) === "safe";
+  } catch (error) {
+    return false;
+  }
+}
+export const seatColors = () => (safePalette() ? SAFE_SEAT_COLORS : SEAT_COLORS);
+export const seatColor = (seat) => seatColors()[seat % seatColors().length];
 
 export function seatName(seat) {
   if (seat === null || seat === undefined || seat < 0) return t("nobody");

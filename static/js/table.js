@@ -3,7 +3,7 @@
 import { send } from "./connection.js";
 import { flash } from "./dom.js";
 import { t } from "./i18n.js";
-import { $, root } from "./state.js";
+import { $, hooks, PALETTE_KEY, root, safePalette } from "./state.js";
 
 export function measureTop() {
   const top = root.getBoundingClientRect().top + window.scrollY;
@@ -31,6 +31,20 @@ export function setUpTable() {
     strip.addEventListener("click", () => openDrawer("hand"));
     strip.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") openDrawer("hand");
+    });
+  }
+  // The colour-blind-safe palette for the seats, on or off in this browser; the table is drawn again at once.
+  const palette = $("palette-toggle");
+  if (palette) {
+    palette.setAttribute("aria-pressed", String(safePalette()));
+    palette.addEventListener("click", () => {
+      try {
+        window.localStorage.setItem(PALETTE_KEY, safePalette() ? "default" : "safe");
+      } catch (error) {
+        return; // not remembered: nothing changes
+      }
+      palette.setAttribute("aria-pressed", String(safePalette()));
+      hooks.render();
     });
   }
   // The person's choice for this game: the server paces its bots' moves by it (games/live/pace.py).
