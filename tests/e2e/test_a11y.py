@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 from django.test import Client, override_settings
+from rules.bots import RandomBot
 
 import rules
 from games import services
 from games.models import Game
 from moderation import services as moderation
 from moderation.models import Report
-from rules.bots import RandomBot
 from rules.state import DISCARD, MAIN, ROBBER, ROLL
 from tests.e2e.base import ARTIFACTS, BrowserCase
 from tests.factories import UserFactory
