@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 from django.test import Client, override_settings
-from rules.bots import RandomBot
 
 import rules
 from games import services
 from games.models import Game
 from moderation import services as moderation
 from moderation.models import Report
+from rules.ai import RandomBot, choose_for
 from rules.state import DISCARD, MAIN, ROBBER, ROLL
 from tests.e2e.base import ARTIFACTS, BrowserCase
 from tests.factories import UserFactory
@@ -50,7 +50,7 @@ def play_setup(state: rules.State) -> None:
     bots = [RandomBot(seed=seat) for seat in range(state.players)]
     while state.phase != ROLL:
         seat = rules.to_move(state)[0]
-        rules.apply(state, seat, bots[seat].choose(state, seat, rules.legal_actions(state, seat)))
+        rules.apply(state, seat, choose_for(state, seat, bots[seat]))
 
 
 def server_error_page() -> str:
@@ -62,7 +62,7 @@ def server_error_page() -> str:
 
 
 def a_mail_to(address: str) -> None:
-    """A turn mail as `make run`'s catcher keeps it in the local mailbox's folder (catan_site/mailcatcher.py)."""
+    """A turn mail as `make run`'s catcher keeps it in the local mailbox's folder (devstack/mailcatcher.py)."""
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = "catan@example.com", address, "[Catan] Your turn"
     message.set_content("It is your turn. Reply with: roll")
