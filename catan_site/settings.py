@@ -64,6 +64,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "ops.middleware.http_metrics",  # catan_http_requests_total (docs/OPERATIONS.md)
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -345,6 +346,9 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+
+# /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; with no token set it is not there (404).
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
 
 LOGGING = {
     "version": 1,

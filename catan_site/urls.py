@@ -43,6 +43,7 @@ urlpatterns = [
     # make run's local mailbox: answers 404 unless LOCAL_MAILBOX_DIR is set (never in production).
     path("local/mail/", include("localmail.urls")),
     path("moderation/", include("moderation.urls")),
+    path("", include("ops.urls")),  # /metrics and /ops/ (docs/OPERATIONS.md)
     path("", include("replays.urls")),
     path("", include("ratings.urls")),
     path("", include("games.urls")),

@@ -62,6 +62,12 @@ def services(folder: Path | None, env: Mapping[str, str] | None = None) -> Itera
             env[variable] = f"{server.url}{path}"
             env[f"CATAN_EMBEDDED_{kind.name.upper()}_PID"] = str(server.pid)
             say(f"{name} (embedded) on 127.0.0.1:{server.port}, data in {server.folder}")
+        # Prometheus multiprocess files (infra/metrics.py): every process of the run writes here; emptied at the
+        # start (a stopped run's counts are not this run's) and removed at the end.
+        metrics_dir = base / "metrics"
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+        metrics_dir.mkdir(parents=True)
+        env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
         if throwaway:
             # The command's own temporary files (a test's mail catcher, beat schedule, browser profile) go inside
             # the throwaway folder too, and leave with it.
@@ -72,6 +78,7 @@ def services(folder: Path | None, env: Mapping[str, str] | None = None) -> Itera
     finally:
         for server in reversed(started):
             server.stop()
+        shutil.rmtree(base / "metrics", ignore_errors=True)
         if throwaway:
             shutil.rmtree(base, ignore_errors=True)
 

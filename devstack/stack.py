@@ -106,6 +106,7 @@ def _announce_when_ready(url: str, mailbox: str, deadline: float) -> None:
                 if response.status == 200:
                     say(f"ready: Catan on {url}/  (log in as demo / demo; admin / admin moderates)")
                     say(f"the site's mail (turn mails, reminders, sign-up links; reply from there): {mailbox}")
+                    say(f"the operator's page (log in as admin / admin): {url}/ops/")
                     say("Ctrl-C stops everything")
                     return
         except OSError:

@@ -18,7 +18,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.functional import empty
 from django.utils.translation import gettext as _
 
-from infra import drain, timing
+from infra import drain, metrics, timing
 from infra.errors import GameError
 from infra.realtime.socket_loop import OneQueueLoop
 
@@ -176,6 +176,8 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         drain.socket_opened(self.channel_name)
+        self.counted = True
+        metrics.SOCKETS_OPEN.inc()
         # Read after joining the groups: a move made meanwhile is in this frame or arrives as an update.
         self.present = self.seat is not None
         state = await database_sync_to_async(self._state_and_presence, thread_sensitive=False)()
@@ -185,6 +187,9 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         drain.socket_closed(self.channel_name)
+        if getattr(self, "counted", False):
+            self.counted = False
+            metrics.SOCKETS_OPEN.dec()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         if (

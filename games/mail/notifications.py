@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 import rules
+from infra import metrics
 from rules.ai.autoplay import offered_verbs
 from rules.svg import board_svg
 
@@ -414,8 +415,10 @@ def send(pk: int) -> str:
     except Exception as error:
         failure = f"{type(error).__name__}: {error}"[:300]
         Notification.objects.filter(pk=pk).update(last_error=failure, claimed_until=None)
+        metrics.MAIL_FAILED.labels(notification.kind).inc()
         raise
     Notification.objects.filter(pk=pk).update(sent_at=clocks.now(), claimed_until=None, last_error="")
+    metrics.MAIL_SENT.labels(notification.kind).inc()
     return "sent"
 
 

@@ -9,12 +9,14 @@ turn twice is harmless: the move carries the sequence number it was decided on, 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 
 from django.conf import settings
 
 import rules
+from infra import metrics
 from infra.errors import GameError
 from rules.ai import autoplay
 
@@ -47,9 +49,11 @@ def bot_play_once(game_id: int, seq: int | None = None) -> bool:
         with ratelimit.bot_thinking(game.created_by_id, hard=level == Seat.Bot.HARD) as search:
             level = Seat.Bot.MEDIUM if level == Seat.Bot.HARD and not search else level
             # The bot sees only its seat's view (rules.ai); a hard bot thinks at most BOT_HARD_SECONDS.
+            thinking = time.perf_counter()
             action = autoplay.bot_action(
                 state, seat, level, seed=seed, time_limit=settings.BOT_HARD_SECONDS, history=lambda: _events(game_id)
             )
+            metrics.BOT_DECISION.labels(level).observe(time.perf_counter() - thinking)
         move_submit_for_seat(game_id=game_id, seat=seat, action=action, cause=Cause.BOT, expected_seq=game.seq)
     except GameError as error:
         if error.code in ("stale", "not_a_player", "not_active"):  # someone moved first, or the seat changed

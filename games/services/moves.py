@@ -8,6 +8,7 @@ and the clock, write the email rows, and hand the rest to the outbox for after t
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
-from infra import timing
+from infra import metrics, timing
 from infra.errors import GameError
 from rules.ai import autoplay
 
@@ -74,6 +75,16 @@ def move_submit(
 ) -> MoveResult:
     """Apply one move for the user's seat. Raises GameError and changes nothing when refused."""
     timing.mark("to_thread")
+    try:
+        return _move_submit(game_id, action, user, expected_seq, idempotency_key)
+    except GameError as error:
+        metrics.move_finished(error.code)
+        raise
+
+
+def _move_submit(
+    game_id: int, action: Any, user: Any, expected_seq: int | None, idempotency_key: str | None
+) -> MoveResult:
     if idempotency_key is not None and (
         not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 64 or not storable(idempotency_key)
     ):
@@ -117,7 +128,11 @@ def move_submit_for_seat(
     person's move, with its cause recorded. A bot may move only for a bot's seat."""
     if cause not in Cause.ALL or cause == Cause.PLAYER:
         raise ValueError(f"unknown cause {cause!r}")
-    return _submit(game_id, action, expected_seq, seat_index=seat, cause=cause, prefix_events=prefix_events)
+    try:
+        return _submit(game_id, action, expected_seq, seat_index=seat, cause=cause, prefix_events=prefix_events)
+    except GameError as error:
+        metrics.move_finished(error.code)
+        raise
 
 
 def _earlier_move(game_id: int, idempotency_key: str | None, user: Any) -> MoveResult | None:
@@ -149,8 +164,11 @@ def _submit(
     prefix_events: list[dict[str, Any]] | None = None,
 ) -> MoveResult:
     known = state_cache.known(game_id)
+    # perf_counter stamps only under the lock: the metrics are recorded once the transaction is over.
+    stamps = [time.perf_counter()]
     with transaction.atomic():
         game = move_sql.lock_game(game_id, known_state=known)
+        stamps.append(time.perf_counter())
         timing.mark("lock")
         if game is None:
             raise GameError("not_found", _("No such game."), status=404)
@@ -187,9 +205,14 @@ def _submit(
             prefix_events=prefix_events,
         )
         timing.mark("apply")
+        stamps.append(time.perf_counter())
+        # Runs first among the commit's callbacks: the outbox's fan-out follows it.
+        transaction.on_commit(lambda: stamps.append(time.perf_counter()))
         _settle(game, state, events, seats, mover=user, previous_to_move=before, previous_turn=before_turn)
         timing.mark("save")
     timing.mark("commit")
+    stamps.append(time.perf_counter())
+    metrics.move_accepted(stamps)
     stored = game.__dict__.get("_state_digest")
     if stored is not None and not connections[DEFAULT_DB_ALIAS].in_atomic_block:
         # Committed (not inside a caller's transaction, whose frames are still to be built from this state and
