@@ -202,7 +202,8 @@ FLOORS = {
     "replays": 3,
     "ratings": 4,
     "moderation": 5,
-    "catan_site": 6,
+    "ops": 6,
+    "catan_site": 7,
 }
 APPS = [*FLOORS, "devstack"]
 
