@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.servers import free_port, server_env, start_server, stop
+from tests.games.servers import free_port, running_servers, server_env, start_server, stop
 
 
 @pytest.fixture
@@ -15,3 +15,11 @@ def server(postgres, redis_channel_layer, redis_url):
     yield port
     stop(process)
 
+
+
+@pytest.fixture
+def two_servers(postgres, redis_url):
+    """Two real ASGI server processes on the suite's PostgreSQL and Redis (the cache this process and its worker
+    read too); their ports."""
+    with running_servers(server_env(redis_url), 2) as (ports, _processes):
+        yield ports

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -78,6 +80,22 @@ def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
             server.kill()
             raise AssertionError("server did not start")
         time.sleep(0.2)
+
+
+@contextmanager
+def running_servers(env: dict[str, str], count: int) -> Iterator[tuple[list[int], list[subprocess.Popen]]]:
+    """`count` real server processes on free ports with `env`: (ports, processes), each stopped afterwards (a test
+    may stop one itself, or replace it in the list after starting it again)."""
+    ports = [free_port() for _ in range(count)]
+    processes: list[subprocess.Popen] = []
+    try:
+        for port in ports:
+            processes.append(start_server(port, env))
+        yield ports, processes
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                stop(process)
 
 
 def stop(server: subprocess.Popen) -> None:

@@ -17,7 +17,7 @@ import pytest
 import rules
 from games.models import Game, Move
 from tests.games.helpers import started_game, state_of
-from tests.games.servers import free_port, server_env, session_for, start_server, stop
+from tests.games.servers import running_servers, server_env, session_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DRAIN_SECONDS = 1.5
@@ -35,12 +35,8 @@ def answer(port: int, path: str) -> tuple[int, dict]:
 def nodes(postgres, redis_url):
     env = server_env(redis_url)
     env["DRAIN_SECONDS"] = str(DRAIN_SECONDS)
-    ports = [free_port(), free_port()]
-    processes = [start_server(port, env) for port in ports]
-    yield ports, processes
-    for process in processes:
-        if process.poll() is None:
-            stop(process)
+    with running_servers(env, 2) as running:
+        yield running
 
 
 def test_a_draining_node_is_live_not_ready_finishes_the_move_and_closes_its_sockets_with_1012(nodes):

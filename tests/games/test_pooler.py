@@ -19,12 +19,10 @@ from games.store.move_sql import _reaches_postgres_itself
 from tests.games.helpers import started_game
 from tests.games.servers import (
     assert_stored_once_and_replayable,
-    free_port,
     play_over_sockets,
+    running_servers,
     server_env,
     session_for,
-    start_server,
-    stop,
 )
 
 
@@ -63,14 +61,9 @@ def test_moves_through_pgbouncer_in_transaction_mode_are_each_stored_once(pgboun
     bouncer, name = pgbouncer
     env = server_env(redis_url)
     env.update(DATABASE_URL=bouncer.url(name), DB_CONN_MAX_AGE="60")
-    ports = [free_port(), free_port()]
-    servers = [start_server(port, env) for port in ports]
-    try:
+    with running_servers(env, 2) as (ports, _processes):
         game, users = started_game(humans=4, bots=0)
         sessions = [session_for(user) for user in users]
         moves = 40
         acked = asyncio.run(play_over_sockets(game.pk, sessions, [ports[seat % 2] for seat in range(4)], moves, "pool"))
-    finally:
-        for server in servers:
-            stop(server)
     assert_stored_once_and_replayable(game.pk, acked, moves)

@@ -12,27 +12,9 @@ import rules
 from tests.games.helpers import started_game, state_of
 from tests.games.servers import (
     assert_stored_once_and_replayable,
-    free_port,
     play_over_sockets,
-    server_env,
     session_for,
-    start_server,
-    stop,
 )
-
-
-@pytest.fixture
-def two_servers(postgres, redis_url):
-    env = server_env(redis_url)
-    ports = [free_port(), free_port()]
-    servers = []
-    try:
-        for port in ports:
-            servers.append(start_server(port, env))
-        yield ports
-    finally:
-        for server in servers:
-            stop(server)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -20,26 +20,11 @@ from rules.ai.autoplay import bot_seed
 from tests.factories import UserFactory
 from tests.games.helpers import state_of
 from tests.games.private_services import forget_connections
-from tests.games.servers import open_socket, server_env, start_server, stop
-from tests.games.tasks.conftest import free_port, wait_for
+from tests.games.servers import open_socket
+from tests.games.tasks.conftest import wait_for
 
 GRACE = 6  # long enough for two API moves on a loaded machine (CI runs two test processes and browsers)
 DECISIONS = {"turn", "discard", "trade", "gold", "decision", "reminder"}
-
-
-@pytest.fixture
-def two_servers(postgres, redis_url):
-    """Two web processes on the suite's PostgreSQL and Redis (the cache this process and its worker read too)."""
-    env = server_env(redis_url)
-    ports = [free_port(), free_port()]
-    servers = []
-    try:
-        for port in ports:
-            servers.append(start_server(port, env))
-        yield ports
-    finally:
-        for server in servers:
-            stop(server)
 
 
 @pytest.fixture
