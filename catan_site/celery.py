@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging.config
 import os
 
 from celery import Celery
+from celery.signals import setup_logging
+from django_structlog.celery.steps import DjangoStructLogInitStep
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_site.settings")
 
@@ -15,3 +18,13 @@ app = Celery("catan_site")
 app.set_default()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# Each task's start and end logged with the request id of what queued it (infra/logs.py).
+app.steps["worker"].add(DjangoStructLogInitStep)
+
+
+@setup_logging.connect
+def _logging_from_settings(**_kwargs: object) -> None:
+    """The worker and the beat log as the web does (Django's LOGGING), not through Celery's own formatter."""
+    from django.conf import settings  # settings are read once Celery asks, not when this module is imported
+
+    logging.config.dictConfig(settings.LOGGING)

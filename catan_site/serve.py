@@ -106,6 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         # socket refuses frames over 8 KB with an error frame: uvicorn need not read 16 MiB before that check.
         ws_max_size=WS_MAX_BYTES,
         access_log=not args.no_access_log,
+        log_config=None,  # uvicorn's lines go through Django's LOGGING: JSON like every other (infra/logs.py)
         log_level=os.environ.get("LOG_LEVEL", "info").lower(),
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )

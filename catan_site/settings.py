@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -11,6 +12,8 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from infra import logs
 
 from .env_config import cache_config, celery_config, channel_layers_config, database_config, email_backend
 
@@ -53,6 +56,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "django_structlog",
     "allauth",
     "allauth.account",
     "accounts",
@@ -61,6 +65,7 @@ INSTALLED_APPS = [
     "localmail",
     "replays",
     "ratings",
+    "ops",  # its ready() connects the Celery signals behind catan_task_duration_seconds and beat's last tick
 ]
 
 MIDDLEWARE = [
@@ -73,6 +78,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Binds request_id (and the user) to every log line of the request, and logs it once finished.
+    "django_structlog.middlewares.RequestMiddleware",
+    "infra.logs.RequestIdHeader",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -350,9 +358,11 @@ CONTENT_SECURITY_POLICY = {
 # /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; with no token set it is not there (404).
 METRICS_TOKEN = env("METRICS_TOKEN", default="")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
-}
+# One JSON line per event (LOG_FORMAT=json), or readable lines (console, what `make run` sets): infra/logs.py.
+LOGGING = logs.configure(env("LOG_FORMAT", default="json"), env("LOG_LEVEL", default="INFO"))
+# The request id goes with the tasks a request queues (in their headers), and the worker logs each task's run.
+DJANGO_STRUCTLOG_CELERY_ENABLED = True
+# An X-Request-ID from the client is taken only behind a proxy that sets it itself (HAProxy's unique-id).
+DJANGO_STRUCTLOG_TRUST_UPSTREAM_REQUEST_ID = env.bool("TRUST_REQUEST_ID_HEADER", default=False)
+DJANGO_STRUCTLOG_STATUS_START_LOG_LEVEL = logging.DEBUG
+DJANGO_STRUCTLOG_IP_LOGGING_ENABLED = False

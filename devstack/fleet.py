@@ -91,6 +91,7 @@ class Fleet:
             "CELERY_BROKER_URL": f"{self.redis['broker'].url}/0",
             "CHANNEL_LAYER_URLS": ",".join(layer),
             "FORWARDED_ALLOW_IPS": "127.0.0.1",
+            "TRUST_REQUEST_ID_HEADER": "true",  # HAProxy sets X-Request-ID on every request
             "DRAIN_SECONDS": str(self.drain_seconds),
         }
 

@@ -131,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             say(f"port {args.port} on {args.host} is taken (another make run?): choose another: make run PORT=8001")
             return 2
         with services(args.folder) as env:
+            env.setdefault("LOG_FORMAT", "console")  # a person reads these lines; production ships JSON (infra/logs.py)
             return run_stack(env, host=args.host, port=args.port, folder=args.folder, run_command=run_command)
     except ServiceError as error:
         say(str(error))

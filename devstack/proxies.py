@@ -128,6 +128,9 @@ class HAProxy(_Server):
                     "    option redispatch",
                     "frontend site",
                     f"    bind 127.0.0.1:{self.port}",
+                    # Each request's id, set here whatever the client sent: the nodes log it (infra/logs.py).
+                    "    unique-id-format %[uuid()]",
+                    "    http-request set-header X-Request-ID %[unique-id]",
                     "    use_backend sockets if { path_beg /ws/games/ }",
                     "    default_backend web",
                     "backend web",

@@ -18,7 +18,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.functional import empty
 from django.utils.translation import gettext as _
 
-from infra import drain, metrics, timing
+from infra import drain, logs, metrics, timing
 from infra.errors import GameError
 from infra.realtime.socket_loop import OneQueueLoop
 
@@ -159,6 +159,8 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
         # The key of this socket's user in a move's seat map, resolved once: a socket's user never changes, and
         # each forwarded frame would otherwise go through the lazy user object (`access.seat_index_in`).
         self.user_key = str(self.user.pk) if self.user is not None and self.user.is_authenticated else None
+        # This socket's task logs with its game and user; each frame binds its own request id (`receive`).
+        logs.bind(game_id=self.game_id, user_id=self.user_key, request_id=logs.request_id_from(None))
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.invite = query.get("invite", [""])[0]
         # Two trips to a worker thread, not five, and not on the one thread that `thread_sensitive` calls share:
@@ -223,6 +225,9 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
         if not _depth_ok(content, self.MAX_DEPTH):
             await self._error("malformed", _("Messages are small JSON objects."))
             return
+        if content["type"] != "ping":
+            # The client may name the frame ("rid"): its move, the outbox rows and the tasks that follow log it.
+            logs.bind(request_id=logs.request_id_from(content.get("rid")))
         try:
             await self.receive_json(content)
         except Exception:

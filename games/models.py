@@ -9,6 +9,8 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from infra import logs
+
 from .fields import JSONTextField
 
 
@@ -232,6 +234,8 @@ class Notification(models.Model):
     action_code = models.CharField(max_length=24, unique=True, default=new_action_code)
     # Pushed to the reader's devices (games/mail/push.py): a retry after a mail failure pushes nothing twice.
     pushed_at = models.DateTimeField(null=True, blank=True)
+    # The request (HTTP request or socket frame) whose move wrote this row: its sending task logs it (infra/logs.py).
+    request_id = models.CharField(max_length=64, blank=True, default=logs.current_request_id)
 
     class Meta:
         ordering = ["created_at"]

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from infra import logs
+
 from . import services
 from .mail import notifications
+from .models import Notification
+
+log = logs.get_logger(__name__)
 
 
 @shared_task(name="games.bot_play")
 def bot_play(game_id: int, seq: int | None = None) -> bool:
     """One bot move, unless the game moved on since `seq`; the move's own commit queues the next bot turn if a
     bot must act again."""
+    logs.bind(game_id=game_id)
     return services.bot_play_once(game_id, seq)
 
 
@@ -29,7 +35,13 @@ def bots_sweep() -> int:
 )
 def notification_send(notification_id: int) -> str:
     """Send one outbox row; SMTP failures retry with backoff, and a sent row is never sent again."""
-    return notifications.send(notification_id)
+    row = Notification.objects.filter(pk=notification_id).values("game_id", "kind", "request_id").first()
+    if row is not None:
+        # The move's request id from the row: the flusher's retries, hours later, still name the move.
+        logs.bind(game_id=row["game_id"], request_id=row["request_id"] or logs.current_request_id())
+    outcome = notifications.send(notification_id)
+    log.info("notification_send", notification_id=notification_id, kind=row and row["kind"], outcome=outcome)
+    return outcome
 
 
 @shared_task(name="games.notifications_flush")
@@ -54,5 +66,6 @@ def invitation_send(game_id: int, address: str, inviter: str, language: str) -> 
 
 @shared_task(name="games.turn_timeout")
 def turn_timeout(game_id: int, seq: int) -> str:
+    logs.bind(game_id=game_id)
     return services.turn_timeout(game_id, seq)
 

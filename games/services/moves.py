@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
-from infra import metrics, timing
+from infra import logs, metrics, timing
 from infra.errors import GameError
 from rules.ai import autoplay
 
@@ -26,6 +26,8 @@ from ..fields import json_dumps
 from ..mail import notifications
 from ..models import Game, Move, Seat
 from ..store import move_sql, state_cache
+
+log = logs.get_logger(__name__)
 
 # The largest action a client may send: the biggest legal one (a trade with counts) is under 300 bytes.
 MAX_ACTION_BYTES = 4096
@@ -79,6 +81,7 @@ def move_submit(
         return _move_submit(game_id, action, user, expected_seq, idempotency_key)
     except GameError as error:
         metrics.move_finished(error.code)
+        log.info("move_refused", game_id=game_id, code=error.code)
         raise
 
 
@@ -132,6 +135,7 @@ def move_submit_for_seat(
         return _submit(game_id, action, expected_seq, seat_index=seat, cause=cause, prefix_events=prefix_events)
     except GameError as error:
         metrics.move_finished(error.code)
+        log.info("move_refused", game_id=game_id, seat=seat, cause=cause, code=error.code)
         raise
 
 
@@ -163,6 +167,7 @@ def _submit(
     cause: str = Cause.PLAYER,
     prefix_events: list[dict[str, Any]] | None = None,
 ) -> MoveResult:
+    logs.bind(game_id=game_id)  # the outbox rows and the tasks this move queues carry it too
     known = state_cache.known(game_id)
     # perf_counter stamps only under the lock: the metrics are recorded once the transaction is over.
     stamps = [time.perf_counter()]
@@ -213,6 +218,14 @@ def _submit(
     timing.mark("commit")
     stamps.append(time.perf_counter())
     metrics.move_accepted(stamps)
+    log.info(
+        "move_accepted",
+        seq=first_seq,
+        seat=seat.index,
+        action=action.get("type") if isinstance(action, dict) else None,
+        cause=cause,
+        ms=round((stamps[-1] - stamps[0]) * 1000, 2),
+    )
     stored = game.__dict__.get("_state_digest")
     if stored is not None and not connections[DEFAULT_DB_ALIAS].in_atomic_block:
         # Committed (not inside a caller's transaction, whose frames are still to be built from this state and

@@ -252,3 +252,44 @@ class AccessibilityTests(BrowserCase):
             page.wait_for_selector(ready, timeout=10000)
 
         return open_dialog
+
+
+# WCAG's relative luminance and contrast ratio (1.4.11: a graphical object's boundary at 3:1 against what is next to it).
+CONTRASTS = """() => {
+  const lum = (color) => {
+    const [r, g, b] = color.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const found = {};
+  for (const hex of document.querySelectorAll("#board .hex")) {
+    const terrain = [...hex.classList].find((c) => c.startsWith("terrain-")).slice(8);
+    if (terrain === "sea" || terrain === "fog") continue;
+    const id = hex.getAttribute("fill").match(/url\\(#(.+)\\)/)[1];
+    const base = getComputedStyle(document.getElementById(id).querySelector("rect")).fill;
+    const ratioHere = ratio(getComputedStyle(hex).stroke, base);
+    found[terrain] = Math.min(found[terrain] ?? Infinity, ratioHere);
+  }
+  return found;
+}"""
+
+
+class BoardOutlineTests(BrowserCase):
+    def test_the_land_hexes_outlines_are_3_to_1_against_every_terrain_in_both_contrast_modes(self):
+        me = UserFactory(username=f"outline{uuid.uuid4().hex[:6]}")
+        game = services.game_create(creator=me, seat_count=4, bot_seats=[1, 2, 3], options={"seat_order": "fixed"})
+        services.game_start(game_id=game.pk, user=me)
+        page = self.new_page()
+        self.log_in_on(page, me)
+        for contrast in ("no-preference", "more"):
+            page.emulate_media(contrast=contrast)
+            page.goto(f"{self.live_server_url}/games/{game.pk}/")
+            page.wait_for_selector("#board .hex.terrain-forest", state="attached", timeout=15000)
+            ratios = page.evaluate(CONTRASTS)
+            # The base game's six land terrains are all on the board.
+            assert {"forest", "pasture", "fields", "hills", "mountains", "desert"} <= set(ratios), ratios
+            low = {terrain: round(r, 2) for terrain, r in ratios.items() if r < 3.0}
+            assert not low, f"outlines under 3:1 with prefers-contrast {contrast}: {low}"

@@ -100,23 +100,27 @@ class Worker:
     """`celery worker -B` in a subprocess: the real worker and its beat, on the test database and a private
     broker (never a queue another test session consumes)."""
 
-    def __init__(self, broker_url: str, **env: str) -> None:
+    def __init__(self, broker_url: str, log: Path | None = None, **env: str) -> None:
+        self.log = log  # where its log lines go (none: nowhere)
         self.env = server_env(broker_url)
         self.env.update(CELERY_BROKER_URL=broker_url, REDIS_URL=broker_url, BOT_SWEEP_AFTER_SECONDS="3", **env)
         self.schedule = Path(tempfile.mkdtemp(prefix="beat-")) / "schedule"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
+        output = open(self.log, "ab") if self.log is not None else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "catan_site", "worker", "-B", "-s", str(self.schedule)]
             + ["--pool", "solo", "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip"]
             + ["--queues", "celery,bots"],
             cwd=ROOT,
             env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,  # Celery's start-up banner; log lines go to stderr
+            stderr=output,
             start_new_session=True,
         )
+        if self.log is not None:
+            output.close()  # the child has its own copy
 
     def kill(self) -> None:
         if self.process is not None:

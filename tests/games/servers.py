@@ -58,16 +58,20 @@ def collect_static(env: dict[str, str]) -> None:
     _static_collected.append(True)
 
 
-def start_server(port: int, env: dict[str, str]) -> subprocess.Popen:
+def start_server(port: int, env: dict[str, str], log: Path | None = None) -> subprocess.Popen:
+    """A real server process on `port`; its log lines go to the file `log` (none: nowhere)."""
     if env.get("DEBUG", "").lower() in ("false", "0", "no", "off"):
         collect_static(env)
+    output = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115 (the child keeps it)
     server = subprocess.Popen(
         [sys.executable, "-m", "catan_site.serve", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=output,
     )
+    if log is not None:
+        output.close()  # the child has its own copy
     deadline = time.monotonic() + 30
     while True:
         try:
