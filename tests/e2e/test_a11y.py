@@ -254,7 +254,7 @@ class AccessibilityTests(BrowserCase):
         return open_dialog
 
 
-# WCAG's relative luminance and contrast ratio (1.4.11: a graphical object's boundary at 3:1 against what is next to it).
+# WCAG's relative luminance and contrast ratio (1.4.11: an object's boundary at 3:1 against what is next to it).
 CONTRASTS = """() => {
   const lum = (color) => {
     const [r, g, b] = color.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map((v) => {
