@@ -48,7 +48,8 @@ def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
         "MAX_GAMES_PER_USER": "1000",
 
         "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),
-        "LOG_LEVEL": "WARNING",
+        # As deployed: INFO, one JSON line per move (infra/logs.py), written where a log shipper would read it.
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO"),
         "DJANGO_SETTINGS_MODULE": "catan_site.settings",
     }
 

@@ -185,3 +185,21 @@ def assert_stored_once_and_replayable(game_id: int, acked: list[int], moves: int
     replayed, log = replay(game, game.seq)
     assert [entry["seq"] for entry in log] == list(range(1, moves + 1))
     assert rules.dump(replayed) == rules.dump(rules.load(game.state))
+
+
+def post_move(port: int, game_id: int, token: str, body: dict) -> tuple[int, dict[str, str]]:
+    """A move POSTed to a real server's API with an API token: the status and the response's headers (names in
+    lower case)."""
+    import urllib.error
+
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/games/{game_id}/moves/",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, {k.lower(): v for k, v in response.headers.items()}
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}

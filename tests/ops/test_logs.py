@@ -18,7 +18,7 @@ import rules
 from games.models import Game, Notification
 from tests.games.helpers import started_game, state_of
 from tests.games.private_services import PrivateRedis, SmtpCatcher, Worker, wait_until
-from tests.games.servers import free_port, open_socket, server_env, start_server, stop
+from tests.games.servers import free_port, open_socket, post_move, server_env, start_server, stop
 from tests.ops.scrape import fetch, samples, value
 
 TOKEN = "scrape-token-for-log-tests"
@@ -123,14 +123,8 @@ def test_a_socket_frames_request_id_reaches_the_move_and_the_bot_task_it_queues(
 
 def _post_move(port: int, game: Game, token: str, seq: int) -> tuple[int, str]:
     action = rules.legal_actions(state_of(game), 0)[0]
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/games/{game.pk}/moves/",
-        data=json.dumps({"action": action, "expected_seq": seq}).encode(),
-        method="POST",
-        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return response.status, response.headers["X-Request-ID"]
+    status, headers = post_move(port, game.pk, token, {"action": action, "expected_seq": seq})
+    return status, headers.get("x-request-id", "")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import urllib.request
 
 import pytest
 from rest_framework.authtoken.models import Token
@@ -16,7 +15,7 @@ import rules
 from games.models import Game, Notification
 from tests.games.helpers import started_game, state_of
 from tests.games.private_services import PrivateRedis, Worker, wait_until
-from tests.games.servers import free_port, server_env, start_server, stop
+from tests.games.servers import free_port, post_move, server_env, start_server, stop
 from tests.ops.scrape import fetch, samples
 from tests.ops.test_rules import RULES, rule_expressions
 
@@ -80,14 +79,7 @@ def test_with_smtp_refusing_mail_failures_rise_and_the_alert_is_true(postgres, t
         # Seat 0's opening settlement and road: the turn passes to seat 1, who is sent an email.
         for seq in (0, 1):
             action = rules.legal_actions(state_of(game), 0)[0]
-            request = urllib.request.Request(
-                f"http://127.0.0.1:{port}/api/games/{game.pk}/moves/",
-                data=json.dumps({"action": action, "expected_seq": seq}).encode(),
-                method="POST",
-                headers={"Authorization": f"Token {token.key}", "Content-Type": "application/json"},
-            )
-            with urllib.request.urlopen(request, timeout=10) as response:
-                assert response.status == 200
+            assert post_move(port, game.pk, token.key, {"action": action, "expected_seq": seq})[0] == 200
         assert rules.to_move(state_of(game)) == [1]
         # The move wrote email rows; the worker tries them and fails against the refusing server.
         wait_until(lambda: Notification.objects.filter(game=game).exclude(last_error="").exists(), timeout=60)

@@ -13,7 +13,7 @@ import rules
 from games.models import Game
 from tests.games.helpers import started_game, state_of
 from tests.games.private_services import wait_until
-from tests.games.servers import free_port, server_env, session_for, start_server, stop
+from tests.games.servers import free_port, post_move, server_env, session_for, start_server, stop
 from tests.ops.scrape import fetch, samples, value
 
 TOKEN = "scrape-token-for-tests"
@@ -67,20 +67,7 @@ async def _live_moves(port: int, game_id: int, session: str, action: dict) -> li
 
 
 def _post_move(port: int, game: Game, user, body: dict) -> int:
-    import urllib.error
-    import urllib.request
-
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/games/{game.pk}/moves/",
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Authorization": f"Token {Token.objects.create(user=user).key}", "Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
+    return post_move(port, game.pk, Token.objects.create(user=user).key, body)[0]
 
 
 @pytest.mark.django_db(transaction=True)
