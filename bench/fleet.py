@@ -100,7 +100,10 @@ def measure(fleet: Fleet, web: list[subprocess.Popen], args: argparse.Namespace,
     meter = Meter(fleet, web)
     row: dict = {"nodes": len(web)}
     for mode, seconds in (("paced", args.paced_seconds), ("flat", args.flat_seconds)):
-        games = load.make_games(args.games)
+        # --per-node: the paced load grows with the nodes (each node carries the same), as a fleet grows with its
+        # players; the flat-out run keeps --games.
+        count = args.per_node * len(web) if mode == "paced" and args.per_node else args.games
+        games = load.make_games(count)
         before, wal_before = meter.read(), wal_bytes(direct)
         result = asyncio.run(load.run_mode(games, mode, seconds, 1, [p.pid for p in web]))
         after, wal_after = meter.read(), wal_bytes(direct)
@@ -113,16 +116,18 @@ def measure(fleet: Fleet, web: list[subprocess.Popen], args: argparse.Namespace,
 def table(rows: list[dict]) -> str:
     parts = [name for name in rows[-1]["flat"]["cpu"] if not name.startswith("web")]
     lines = [
-        "| nodes | paced p50 / p95 / p99 ms | paced web CPU ms/move | flat moves/s | web CPU ms/move (all · each) | "
+        "| nodes | paced moves/s | paced p50 / p95 / p99 ms | paced web CPU ms/move | flat moves/s "
+        "| web CPU ms/move (all · each) | "
         + " | ".join(f"{p} ms/move" for p in parts)
         + " | WAL bytes/move | bytes to the seats/move |",
-        "|---|---|---|---|---|" + "---|" * len(parts) + "---|---|",
+        "|---|---|---|---|---|---|" + "---|" * len(parts) + "---|---|",
     ]
     for row in rows:
         paced, flat = row["paced"], row["flat"]
         web = {k: v for k, v in flat["cpu"].items() if k.startswith("web")}
         lines.append(
-            f"| {row['nodes']} | {paced['p50']:.1f} / {paced['p95']:.1f} / {paced['p99']:.1f} | "
+            f"| {row['nodes']} | {paced['moves_per_s']:.0f} | "
+            f"{paced['p50']:.1f} / {paced['p95']:.1f} / {paced['p99']:.1f} | "
             f"{sum(v for k, v in paced['cpu'].items() if k.startswith('web')):.2f} | "
             f"{flat['moves_per_s']:.0f} | {sum(web.values()):.2f} · "
             + " / ".join(f"{v:.2f}" for v in web.values())
@@ -157,6 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--nodes", type=int, default=3, help="measure with 1, 2, ... up to this many web nodes")
+    parser.add_argument(
+        "--per-node",
+        type=int,
+        default=0,
+        help="paced games per web node (the paced load grows with the nodes: each carries the same); 0: --games",
+    )
     parser.add_argument("--paced-seconds", type=float, default=15)
     parser.add_argument("--flat-seconds", type=float, default=10)
     parser.add_argument("--no-write", action="store_true")

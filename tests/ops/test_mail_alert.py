@@ -16,7 +16,7 @@ from games.models import Game, Notification
 from tests.games.helpers import started_game, state_of
 from tests.games.private_services import PrivateRedis, Worker, wait_until
 from tests.games.servers import free_port, post_move, server_env, start_server, stop
-from tests.ops.scrape import fetch, samples
+from tests.ops.scrape import fetch, samples, value
 from tests.ops.test_rules import RULES, rule_expressions
 
 TOKEN = "scrape-token-for-mail-tests"
@@ -92,6 +92,9 @@ def test_with_smtp_refusing_mail_failures_rise_and_the_alert_is_true(postgres, t
     failed_before, failed_after = failed_total(before), failed_total(after)
     assert failed_after >= 1
     assert not any(name == "catan_mail_sent_total" and v > 0 for (name, _labels), v in after.items())
+    # The mail due since the move is still waiting: the oldest-mail gauge counts its age (none waited before).
+    assert value(before, "catan_outbox_oldest_seconds") == 0
+    assert value(after, "catan_outbox_oldest_seconds") > 0
     # The alert: sum(increase(catan_mail_failed_total[10m])) > 0, computed on the two scrapes (both within 10 min).
     assert "increase(catan_mail_failed_total[10m])" in rule_expressions()["CatanMailFailing"]
     assert failed_after - failed_before > 0
