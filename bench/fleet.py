@@ -104,10 +104,14 @@ def measure(fleet: Fleet, web: list[subprocess.Popen], args: argparse.Namespace,
         # players; the flat-out run keeps --games.
         count = args.per_node * len(web) if mode == "paced" and args.per_node else args.games
         games = load.make_games(count)
-        before, wal_before = meter.read(), wal_bytes(direct)
-        result = asyncio.run(load.run_mode(games, mode, seconds, 1, [p.pid for p in web]))
-        after, wal_after = meter.read(), wal_bytes(direct)
-        moves = max(1, result["accepted"])
+        # Read in the measured window only, once every seat is connected: a socket's connection (its seat, its
+        # first state) is not a move's cost, and 240 of them weighed more than the moves of a paced run.
+        pids = [p.pid for p in web]
+        result = asyncio.run(
+            load.run_mode(games, mode, seconds, 1, pids, meter=lambda: (meter.read(), wal_bytes(direct)))
+        )
+        (before, wal_before), (after, wal_after) = result["metered"]
+        moves = max(1, result["in_window"])
         cpu = {name: 1000 * (after[name] - before[name]) / moves for name in after}
         row[mode] = {**result, "cpu": cpu, "wal": (wal_after - wal_before) / moves}
     return row

@@ -313,7 +313,11 @@ def cpu_snapshot(server_pids: list[int]) -> tuple[float, float, float, float, fl
     )
 
 
-async def run_mode(games_info, mode: str, seconds: float, servers: int, server_pids: list[int] = ()) -> dict:
+async def run_mode(
+    games_info, mode: str, seconds: float, servers: int, server_pids: list[int] = (), meter=None
+) -> dict:
+    """One measured window of `mode`, once every seat is connected (connecting is not a move's cost). `meter`, a
+    function, is also read at the window's start and end (bench/fleet.py's CPU of every part of the fleet)."""
     games = [Game(gid) for gid, _ in games_info]
     stop = asyncio.Event()
     clients = [
@@ -332,12 +336,14 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
     accepted_before = sum(g.accepted for g in games)
     collect_stages(server_pids)  # what came before the window is not measured
     cpu_before = cpu_snapshot(server_pids)
+    metered_before = meter() if meter is not None else None
     started = time.perf_counter()
     drivers = [asyncio.create_task(drive(g, mode, stop, i)) for i, g in enumerate(games)]
     lags: list[float] = []
     watcher = asyncio.create_task(loop_lag(stop, lags))
     await asyncio.sleep(seconds)
     cpu_after = cpu_snapshot(server_pids)
+    metered_after = meter() if meter is not None else None
     in_window = sum(g.accepted for g in games) - accepted_before
     stages = collect_stages(server_pids)
     stop.set()
@@ -365,6 +371,8 @@ async def run_mode(games_info, mode: str, seconds: float, servers: int, server_p
         # the servers' in their event loops (the rest: the threads that run the moves).
         "cpu_ms": [1000 * (a - b) / max(1, in_window) for a, b in zip(cpu_after, cpu_before, strict=True)],
         "stages": {**stages, "client_lag": [1000 * x for x in lags]},
+        "in_window": in_window,
+        "metered": (metered_before, metered_after),
     }
 
 
