@@ -182,7 +182,13 @@ def _play_through(nodes: Nodes, disturb) -> list[Table]:
     async def scenario() -> None:
         stop = asyncio.Event()
         playing = [asyncio.create_task(t.play(stop)) for t in tables]
-        await asyncio.sleep(2)
+        # Every seat at the table and play under way before the disturbance, however slow the machine: a table
+        # still connecting when its node goes has nothing to lose yet.
+        deadline = time.monotonic() + 60
+        while not all(len(t.sockets) == SEATS and t.acked for t in tables):
+            assert time.monotonic() < deadline, "the tables did not all start playing"
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)
         await asyncio.to_thread(disturb)
         await asyncio.sleep(2)
         stop.set()
