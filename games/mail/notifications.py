@@ -27,7 +27,7 @@ from rules.ai.autoplay import offered_verbs
 from rules.svg import board_svg
 
 from .. import clocks, outbox
-from ..models import Game, Notification
+from ..models import Game, Notification, Seat
 from . import holding, push
 from .links import action_url, login_url, reply_address, unsubscribe_url
 from .summaries import decision, seat_names, since_last_turn, timed_out
@@ -136,21 +136,11 @@ def _create_rows(
     ids = []
     for index in targets:
         user = seats[index].user
-        wanted = push.wants_email(user, seats[index]) or push.wants_push(user, seats[index])
-        if not wanted or not user.is_active:  # inactive: suspended, banned
+        defaults = _row_defaults(user, seats[index], kind, moment)
+        if defaults is None:
             continue
         notification, created = Notification.objects.get_or_create(
-            game=game,
-            seq=seq,
-            user=user,
-            kind=kind or decision_kind(state, index),
-            defaults={
-                "created_at": moment,
-                "send_after": send_after(user, kind, moment),
-                "digest": user.notify == user.Notify.DIGEST
-                and (kind or "") not in IMMEDIATE_KINDS
-                and push.wants_email(user, seats[index]),
-            },
+            game=game, seq=seq, user=user, kind=kind or decision_kind(state, index), defaults=defaults
         )
         if not created:
             continue
@@ -161,6 +151,21 @@ def _create_rows(
         if not notification.digest and notification.send_after <= moment:
             ids.append(notification.pk)
     return ids
+
+
+def _row_defaults(user, seat, kind: str | None, moment: datetime) -> dict | None:
+    """A new row's fields for this reader of this game (`seat`: theirs, None when they no longer hold one), or None
+    when they want no notice of it at all: by email (as `notify` says) nor by push; or an inactive (suspended,
+    banned) account. Only an email reader's rows are digests: a push goes at once."""
+    if not user.is_active or not (push.wants_email(user, seat) or push.wants_push(user, seat)):
+        return None
+    return {
+        "created_at": moment,
+        "send_after": send_after(user, kind, moment),
+        "digest": user.notify == user.Notify.DIGEST
+        and (kind or "") not in IMMEDIATE_KINDS
+        and push.wants_email(user, seat),
+    }
 
 
 def _absorb_timeouts(notification: Notification, moment: datetime) -> None:
@@ -196,31 +201,27 @@ def create_after_email_decision(game_id: int, user) -> None:
         outbox.notifications_due_after_commit(ids)
 
 
-def create_single(game: Game, user, kind: str, seq: int | None = None) -> None:
-    """One row for one user (a timeout notice, the start, chat), queued after commit. Chat waits in one row per
-    player and game until sent. `seq`: the move the row is about (default the game's; a timeout's notice comes
-    after the moves it played). A timeout notice while the reader's decision email still waits, unsent, for a
-    decision they still owe is folded into a decision email (at most one pending email per player and game)."""
-    if user is None or game.clock != Game.Clock.ASYNC or user.notify == user.Notify.NONE or not user.email:
+def create_single(game: Game, user, kind: str, seq: int | None = None, seat: Seat | None = None) -> None:
+    """One row for one user (a timeout notice, the start, chat), queued after commit, by email or push as they
+    chose for this game (`seat`: theirs, looked up when not given). Chat waits in one row per player and game
+    until sent. `seq`: the move the row is about (default the game's; a timeout's notice comes after the moves it
+    played). A timeout notice while the reader's decision notice still waits, unsent, for a decision they still
+    owe is folded into a decision notice (at most one pending notice per player and game)."""
+    if user is None or game.clock != Game.Clock.ASYNC:
         return
-    if not user.is_active:  # a suspended or banned account cannot act on a game email
+    if seat is None:
+        seat = Seat.objects.filter(game=game, user=user).first()
+    moment = clocks.now()
+    defaults = _row_defaults(user, seat, kind, moment)
+    if defaults is None:
         return
     if kind == Notification.Kind.CHAT and Notification.objects.filter(
         game=game, user=user, kind=kind, sent_at__isnull=True, dropped_at__isnull=True
     ).exists():
         return
-    moment = clocks.now()
     seq = game.seq if seq is None else seq
     notification, created = Notification.objects.get_or_create(
-        game=game,
-        seq=seq,
-        user=user,
-        kind=kind,
-        defaults={
-            "created_at": moment,
-            "send_after": send_after(user, kind, moment),
-            "digest": user.notify == user.Notify.DIGEST and kind not in IMMEDIATE_KINDS,
-        },
+        game=game, seq=seq, user=user, kind=kind, defaults=defaults
     )
     if not created:
         return

@@ -56,11 +56,11 @@ def wants_push(user: Any, seat: Seat | None) -> bool:
 
 
 def channels(notification: Notification) -> tuple[bool, bool]:
-    """(mail it, push it) for this row, as its reader chose for its game. Mail as before unless they chose push
-    only (the account's `notify` was checked when the row was written)."""
+    """(mail it, push it) for this row, as its reader chose for its game, now: a reader who wants no email (`notify`
+    "none", or no address) and push is pushed only."""
     seat = Seat.objects.filter(game_id=notification.game_id, user_id=notification.user_id).first()
-    chosen = notify_by(notification.user, seat)
-    return chosen in (EMAIL, BOTH), chosen in (PUSH, BOTH) and notification.pushed_at is None
+    user = notification.user
+    return wants_email(user, seat), wants_push(user, seat) and notification.pushed_at is None
 
 
 def enabled() -> bool:
