@@ -31,6 +31,7 @@ from .summaries import decision, seat_names
 logger = logging.getLogger(__name__)
 
 EMAIL, PUSH, BOTH = "email", "push", "both"
+NONE = "none"  # one game's choice only: no notice of it at all (the account's is `notify`)
 # Verbs offered as a notification's button: those with nothing to choose and nothing to regret.
 SAFE_VERBS = ("roll",)
 GONE = (404, 410)
@@ -42,9 +43,9 @@ class PushFailed(ConnectionError):
 
 
 def notify_by(user: Any, seat: Seat | None) -> str:
-    """Where this player's notices of this game go: the game's own choice, else the account's."""
+    """Where this player's notices of this game go: the game's own choice (`none` included), else the account's."""
     chosen = getattr(seat, "notify_by", "") or getattr(user, "notify_by", EMAIL)
-    return chosen if chosen in (EMAIL, PUSH, BOTH) else EMAIL
+    return chosen if chosen in (EMAIL, PUSH, BOTH, NONE) else EMAIL
 
 
 def wants_email(user: Any, seat: Seat | None) -> bool:
