@@ -21,8 +21,8 @@ from . import access, clocks, selectors, services
 from .fairness import verify
 from .forms import GameCreateForm, GameNoticesForm, StandingOrdersForm, VacationForm
 from .live.pace import bot_pace
+from .mail.kinds import VERB_LABELS
 from .mail.links import read_login_token, read_unsubscribe_token
-from .mail.notifications import VERB_LABELS
 from .models import Game, Mute, Seat
 from .scenario_names import SCENARIO_NAMES
 from .services import notices
