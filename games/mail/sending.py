@@ -88,6 +88,9 @@ def send(pk: int) -> str:
     try:
         row = Notification.objects.select_related("game", "user").get(pk=pk)
         by_email, by_push = push.channels(row)
+        if not (by_email or by_push or row.pushed_at):  # its reader wants no notice of this game now ("none")
+            Notification.objects.filter(pk=pk).update(dropped_at=clocks.now(), claimed_until=None)
+            return "dropped"
         if by_push:
             push.deliver(row, DECISION_KINDS)
             Notification.objects.filter(pk=pk).update(pushed_at=clocks.now())

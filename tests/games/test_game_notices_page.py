@@ -3,6 +3,7 @@ form (no script needed, CSRF-checked), by its seated player only; the profile li
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -141,3 +142,20 @@ def test_none_for_one_game_writes_no_notice_of_it_and_others_go_as_before(mailou
     assert not Notification.objects.filter(game=quiet).exists()
     assert Notification.objects.filter(game=other, user=user, sent_at__isnull=False).exists()
     assert len([m for m in mailoutbox if user.email in m.to]) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_none_chosen_while_a_notice_waits_drops_it(mailoutbox):
+    user = UserFactory(email="reader-later@example.com")
+    game = _email_game(user)
+    user.quiet_start, user.quiet_end = dt.time(0, 0), dt.time(23, 59)  # held by quiet hours: still unsent
+    user.save(update_fields=["quiet_start", "quiet_end"])
+    services.game_start(game_id=game.pk, user=user)
+    row = Notification.objects.get(game=game, user=user)
+    assert row.sent_at is None
+    _choose(_browser(user), game.pk, "none")
+    Notification.objects.filter(pk=row.pk).update(send_after=row.created_at)
+    notifications.send(row.pk)
+    row.refresh_from_db()
+    assert row.sent_at is None and row.dropped_at is not None
+    assert [m for m in mailoutbox if user.email in m.to] == []
