@@ -166,6 +166,16 @@ LIVE_DISCONNECT_GRACE_SECONDS = env.int("LIVE_DISCONNECT_GRACE_SECONDS", default
 # Notices (turn, offer, reminder mail) wait while their reader has the game open, and this long after they leave
 # (games/mail/holding.py, issue 42).
 NOTICE_GRACE_SECONDS = env.int("NOTICE_GRACE_SECONDS", default=120)
+# Each web process renews its open game sockets' presence this often, for PRESENCE_TTL_SECONDS: a node that dies
+# with sockets open stops counting its players at the table within PRESENCE_TTL_SECONDS (games/live/presence.py).
+PRESENCE_HEARTBEAT_SECONDS = env.float("PRESENCE_HEARTBEAT_SECONDS", default=20.0)
+PRESENCE_TTL_SECONDS = env.float("PRESENCE_TTL_SECONDS", default=60.0)
+if not 0 < PRESENCE_HEARTBEAT_SECONDS <= PRESENCE_TTL_SECONDS / 2:
+    # One late renewal (a busy loop, a Redis hiccup) must not make a player at the table count as gone.
+    raise ImproperlyConfigured(
+        "PRESENCE_HEARTBEAT_SECONDS must be above 0 and at most half of PRESENCE_TTL_SECONDS "
+        f"({PRESENCE_HEARTBEAT_SECONDS} and {PRESENCE_TTL_SECONDS} given)"
+    )
 # Web Push (games/mail/push.py): the site's VAPID key pair (RFC 8292; base64url, the private key's 32 raw bytes and
 # the public key's 65-byte uncompressed point); unset, nothing is pushed. `make run` makes its own pair.
 VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")

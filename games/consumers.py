@@ -150,6 +150,7 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         timing.ensure_watching()
+        presence.ensure_heartbeat()
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         # The user AuthMiddleware resolved, out of its lazy wrapper: a move reads the user's id and flags a few
         # times, in the worker thread, and each read through the wrapper was a call of its own.
@@ -196,7 +197,7 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         if (
             getattr(self, "present", False)
-            and not await database_sync_to_async(presence.left)(self.game_id, self.user.pk)
+            and not await database_sync_to_async(presence.left)(self.game_id, self.user.pk, self.channel_name)
             and not drain.is_draining()  # the node restarts, not the player: they are back within a second
         ):
             # Their last socket on this game: a live turn clock waits only a grace period for them now.
@@ -364,7 +365,7 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
     def _state_and_presence(self) -> dict[str, Any]:
         """The opening state frame; a seated player is counted at the table (the live clock's disconnect grace)."""
         if self.present:
-            presence.joined(self.game_id, self.user.pk)
+            presence.joined(self.game_id, self.user.pk, self.channel_name)
         return self._state_frame_now()
 
     @database_sync_to_async

@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 import rules
@@ -130,3 +131,24 @@ class StandingOrdersForm(forms.Form):
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(label=_("Days away"), min_value=1, max_value=30)
+
+
+class GameNoticesForm(forms.Form):
+    """Where this game's notices go for its player (issue 42): as the profile says, or this game's own choice."""
+
+    notify_by = forms.ChoiceField(
+        label=_("Notices for this game"),
+        widget=forms.RadioSelect,
+        required=False,
+        help_text=_("By email follows your profile's email setting: each event, a daily digest or none."),
+    )
+
+    def __init__(self, *args, account_choice: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        by = get_user_model().NotifyBy
+        as_account = _("As my profile says (%(choice)s)") % {"choice": by(account_choice).label}
+        self.fields["notify_by"].choices = [
+            ("", as_account),
+            *by.choices,
+            ("none", _("No notices for this game")),
+        ]

@@ -19,12 +19,13 @@ from infra.errors import GameError
 
 from . import access, clocks, selectors, services
 from .fairness import verify
-from .forms import GameCreateForm, StandingOrdersForm, VacationForm
+from .forms import GameCreateForm, GameNoticesForm, StandingOrdersForm, VacationForm
 from .live.pace import bot_pace
+from .mail.kinds import VERB_LABELS
 from .mail.links import read_login_token, read_unsubscribe_token
-from .mail.notifications import VERB_LABELS
 from .models import Game, Mute, Seat
 from .scenario_names import SCENARIO_NAMES
+from .services import notices
 from .services.seats import seat_offers_live
 from .signals import private_game_watched
 
@@ -191,12 +192,24 @@ def game_settings(request, game_id: int):
     """Standing orders and vacation for the user's seat in one game."""
     try:
         game, seat = access.player_seat(game_id=game_id, user=request.user)
-    except GameError:
+    except GameError as error:
+        if error.status == 403:  # a spectator: the game is theirs to see, not to set
+            return render(request, "games/not_a_player.html", {"game_id": game_id}, status=403)
         return render(request, "games/not_found.html", status=404)
     orders_form = StandingOrdersForm(request.POST or None, initial=StandingOrdersForm.initial_for(seat))
     vacation_form = VacationForm(request.POST or None)
+    notices_form = GameNoticesForm(
+        request.POST if "notices" in request.POST else None,
+        initial={"notify_by": seat.notify_by},
+        account_choice=request.user.notify_by,
+    )
     if request.method == "POST":
         try:
+            if "notices" in request.POST and notices_form.is_valid():
+                chosen = notices_form.cleaned_data["notify_by"]
+                notices.notify_by_set(user=request.user, notify_by=chosen, game_id=game_id)
+                # The feedback next to the control (#notices), where the focus lands: "Saved.", as a status.
+                return redirect(f"{reverse('game-settings', args=[game_id])}?saved=notices#notices")
             if "report" in request.POST:
                 services.report_create(
                     reporter=request.user,
@@ -253,6 +266,8 @@ def game_settings(request, game_id: int):
         "away_everywhere": away is not None and away == seat.user.vacation_until,
         "orders_form": orders_form,
         "vacation_form": vacation_form,
+        "notices_form": notices_form,
+        "notices_saved": request.method == "GET" and request.GET.get("saved") == "notices",
         "others": [{"user": u, "muted": u.pk in muted} for u in others],
     }
     return render(request, "games/settings.html", context)

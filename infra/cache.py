@@ -21,7 +21,7 @@ WARN_EVERY = 30.0
 _last_warning = [0.0]
 
 
-def _warn_unavailable(operation: str) -> None:
+def warn_unavailable(operation: str) -> None:
     """One warning (with the error) per WARN_EVERY seconds while Redis stays down, not one per request."""
     now = time.monotonic()
     if now - _last_warning[0] > WARN_EVERY:
@@ -36,7 +36,7 @@ def _fail_open(default: Any):
             try:
                 return method(self, *args, **kwargs)
             except (redis.RedisError, OSError):
-                _warn_unavailable(method.__name__)
+                warn_unavailable(method.__name__)
                 return default(*args, **kwargs) if callable(default) else default
 
         return guarded
@@ -112,7 +112,7 @@ class FailOpenRedisCache(RedisCache):
             pipe.expire(full, lifetime)
             return int(pipe.execute()[0])
         except (redis.RedisError, OSError):
-            _warn_unavailable("count")
+            warn_unavailable("count")
             return when_down
 
 

@@ -250,3 +250,11 @@ def test_no_import_runs_back_up(package):
 def test_devstack_imports_no_app():
     """The harness starts the site's processes by command line, never by importing the apps."""
     assert _top_level_imports("devstack") == []
+
+
+@pytest.mark.parametrize("package", ["games", "accounts", "moderation", "infra", "ops", "ratings", "replays"])
+def test_no_module_of_the_site_passes_the_house_limit_of_500_lines(package):
+    """A module past ~500 lines holds several things: split it into modules named for what they hold
+    (games/mail/notifications.py became rows, sending, rendering, digests, kinds and quiet_hours)."""
+    lengths = {str(path.relative_to(ROOT)): len(path.read_text().splitlines()) for path in _sources(package).values()}
+    assert {name: count for name, count in lengths.items() if count > 500} == {}

@@ -40,7 +40,8 @@ def test_every_thread_shares_one_client_and_its_connection_pool(settings, redis_
 
 
 def test_a_player_joining_a_table_costs_one_round_trip():
-    """INCR and EXPIRE in one pipeline, where add + incr sent SET NX, EXISTS and INCRBY one after another."""
+    """The socket's entry written, its key's lifetime set and the count read in one pipeline, where add + incr sent
+    SET NX, EXISTS and INCRBY one after another."""
     private = PrivateRedis()
     private.start()
     try:
@@ -50,12 +51,14 @@ def test_a_player_joining_a_table_costs_one_round_trip():
         with override_settings(CACHES={"default": location}):
             client = private.client()
             client.config_resetstat()
-            assert presence.joined(7, 11) == 1
-            assert presence.joined(7, 11) == 2
+            assert presence.joined(7, 11, "socket-a") == 1
+            assert presence.joined(7, 11, "socket-b") == 2
             stats = client.info("commandstats")
             sent = {name.removeprefix("cmdstat_"): value["calls"] for name, value in stats.items()}
             assert sent.get("exists", 0) == 0 and sent.get("set", 0) == 0
-            assert sent.get("incrby", 0) + sent.get("incr", 0) == 2 and sent.get("expire") == 2
+            assert sent.get("zadd") == 2 and sent.get("expire") == 2 and sent.get("zcard") == 2
             assert 0 < client.ttl(caches["default"].make_and_validate_key("presence:7:11")) <= presence.LIFETIME
+            presence.left(7, 11, "socket-a")
+            presence.left(7, 11, "socket-b")
     finally:
         private.stop()

@@ -118,3 +118,14 @@ def test_each_test_process_collects_static_files_into_a_folder_of_its_own():
     root = Path(settings.STATIC_ROOT)
     assert root != ROOT / "staticfiles"
     assert root == Path(os.environ["STATIC_ROOT"]) and str(os.getpid()) in root.name
+
+
+def test_a_presence_heartbeat_over_half_its_lifetime_stops_the_start():
+    """Presence renewed less often than twice a lifetime would let one late renewal count a seated player as gone."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "catan_site.settings"}
+    env.update(PRESENCE_HEARTBEAT_SECONDS="40", PRESENCE_TTL_SECONDS="60")
+    start = [sys.executable, "-c", "import django; django.setup()"]
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(start, cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "PRESENCE_HEARTBEAT_SECONDS must be above 0 and at most half of PRESENCE_TTL_SECONDS" in done.stderr

@@ -52,7 +52,7 @@ class NotifyBySerializer(serializers.Serializer):
 
 
 class GameNotifyBySerializer(serializers.Serializer):
-    notify_by = serializers.ChoiceField(choices=["email", "push", "both", ""])
+    notify_by = serializers.ChoiceField(choices=["email", "push", "both", "none", ""])
 
 
 def _parse(serializer_class, request: Request, data=None) -> dict:
@@ -107,7 +107,7 @@ class NotifyBy(APIView):
 
 
 class GameNotifyBy(APIView):
-    """Where this game's notices go for its player ("": as the account says)."""
+    """Where this game's notices go for its player ("": as the account says; "none": no notice of this game)."""
 
     permission_classes = [IsAuthenticated]
 

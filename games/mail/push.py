@@ -31,6 +31,7 @@ from .summaries import decision, seat_names
 logger = logging.getLogger(__name__)
 
 EMAIL, PUSH, BOTH = "email", "push", "both"
+NONE = "none"  # one game's choice only: no notice of it at all (the account's is `notify`)
 # Verbs offered as a notification's button: those with nothing to choose and nothing to regret.
 SAFE_VERBS = ("roll",)
 GONE = (404, 410)
@@ -42,9 +43,9 @@ class PushFailed(ConnectionError):
 
 
 def notify_by(user: Any, seat: Seat | None) -> str:
-    """Where this player's notices of this game go: the game's own choice, else the account's."""
+    """Where this player's notices of this game go: the game's own choice (`none` included), else the account's."""
     chosen = getattr(seat, "notify_by", "") or getattr(user, "notify_by", EMAIL)
-    return chosen if chosen in (EMAIL, PUSH, BOTH) else EMAIL
+    return chosen if chosen in (EMAIL, PUSH, BOTH, NONE) else EMAIL
 
 
 def wants_email(user: Any, seat: Seat | None) -> bool:
@@ -56,11 +57,11 @@ def wants_push(user: Any, seat: Seat | None) -> bool:
 
 
 def channels(notification: Notification) -> tuple[bool, bool]:
-    """(mail it, push it) for this row, as its reader chose for its game. Mail as before unless they chose push
-    only (the account's `notify` was checked when the row was written)."""
+    """(mail it, push it) for this row, as its reader chose for its game, now: a reader who wants no email (`notify`
+    "none", or no address) and push is pushed only."""
     seat = Seat.objects.filter(game_id=notification.game_id, user_id=notification.user_id).first()
-    chosen = notify_by(notification.user, seat)
-    return chosen in (EMAIL, BOTH), chosen in (PUSH, BOTH) and notification.pushed_at is None
+    user = notification.user
+    return wants_email(user, seat), wants_push(user, seat) and notification.pushed_at is None
 
 
 def enabled() -> bool:

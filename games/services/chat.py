@@ -38,7 +38,7 @@ def chat_post(*, game_id: int, user: Any, text: Any) -> ChatMessage:
         for seat in game.seats.all():
             # Play by email: those who asked get one mail for the chat they have not read (not one per line).
             if seat.user is not None and seat.user_id != user.pk and seat.user.notify_chat:
-                notifications.create_single(game, seat.user, Notification.Kind.CHAT)
+                notifications.create_single(game, seat.user, Notification.Kind.CHAT, seat=seat)
         outbox.chat_posted(message)
     return message
 

@@ -238,7 +238,7 @@ def game_start(*, game_id: int, user: Any) -> Game:
         first = set(rules.to_move(state))
         for index, seat in seats.items():
             if seat.user_id and seat.user_id != user.pk and index not in first:
-                notifications.create_single(game, seat.user, Notification.Kind.STARTED)
+                notifications.create_single(game, seat.user, Notification.Kind.STARTED, seat=seat)
         outbox.move_committed(
             game_id=game.pk,
             pace=game.bot_pace,

@@ -14,6 +14,8 @@ from ..mail import push
 from ..models import PushSubscription, Seat
 
 CHOICES = (push.EMAIL, push.PUSH, push.BOTH)
+# One game's choice: "" as the account says, or none at all for this game.
+GAME_CHOICES = ("", *CHOICES, push.NONE)
 
 
 def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
@@ -35,16 +37,16 @@ def push_unsubscribe(*, user: Any, endpoint: str) -> bool:
 
 
 def notify_by_set(*, user: Any, notify_by: str, game_id: int | None = None) -> str:
-    """Where notices go: for the account, or (with `game_id`) for one game of the user's ("" there: as the
-    account says)."""
+    """Where notices go: for the account, or (with `game_id`) for one game the user holds a seat in ("" there: as
+    the account says; "none": no notice of that game). Only the seat's own player changes it."""
     if game_id is None:
         if notify_by not in CHOICES:
             raise GameError("bad_notify_by", _("Notices go by email, push or both."))
         user.notify_by = notify_by
         user.save(update_fields=["notify_by"])
         return notify_by
-    if notify_by not in (*CHOICES, ""):
-        raise GameError("bad_notify_by", _("Notices go by email, push or both."))
+    if notify_by not in GAME_CHOICES:
+        raise GameError("bad_notify_by", _("Notices of a game go by email, push, both or not at all."))
     if not Seat.objects.filter(game_id=game_id, user=user).update(notify_by=notify_by):
         raise GameError("not_seated", _("Only a player of this game can choose where its notices go."), status=403)
     return notify_by

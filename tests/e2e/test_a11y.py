@@ -170,6 +170,9 @@ class AccessibilityTests(BrowserCase):
                 (f"/games/{setup.pk}/", ".legal-spot"),
                 (f"/games/{main.pk}/", "#btn-roll:enabled"),
                 (f"/games/{email.pk}/settings/", "main"),
+                # The notices of this game just saved: "Saved." in its status line (the address without its
+                # #notices: going to the same address with a fragment again would not load the page in French).
+                (f"/games/{email.pk}/settings/?saved=notices", "#notices-status:not(:empty)"),
                 (f"/games/{email.pk}/", "#board polygon"),
                 (f"/games/{waiting.pk}/", "main"),
                 (f"/games/{setup.pk}/verify/", "main"),
@@ -222,7 +225,7 @@ class AccessibilityTests(BrowserCase):
 
         report = "\n".join(problems)
         (ARTIFACTS / "a11y-violations.txt").write_text(report)
-        assert self.pages == 37, self.pages
+        assert self.pages == 38, self.pages
         assert not problems, f"{len(problems)} violations:\n{report}"
         assert not page.errors, page.errors
 

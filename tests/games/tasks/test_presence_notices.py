@@ -20,7 +20,7 @@ from rules.ai.autoplay import bot_seed
 from tests.factories import UserFactory
 from tests.games.helpers import state_of
 from tests.games.private_services import forget_connections
-from tests.games.servers import open_socket
+from tests.games.servers import free_port, open_socket, server_env, start_server, stop
 from tests.games.tasks.conftest import wait_for
 
 GRACE = 6  # long enough for two API moves on a loaded machine (CI runs two test processes and browsers)
@@ -187,3 +187,52 @@ def test_a_decision_taken_during_the_grace_is_never_mailed_the_next_open_one_is_
     current = Notification.objects.filter(game=game, user=user, sent_at__isnull=False).get()
     assert current.seq > first.seq and current.kind == "turn" and 0 in rules.to_move(state_of(game))
     assert len(mails) == 1 and mails[0]["Message-ID"] == notifications.message_id(current)
+
+
+TTL, HEARTBEAT = 4.0, 1.0  # the killed server's sockets stop counting within TTL of its last heartbeat
+
+
+@pytest.fixture
+def short_lived_server(postgres, redis_url):
+    """A real server process whose sockets' presence runs out TTL seconds after its last heartbeat; the test may
+    kill it."""
+    env = {**server_env(redis_url), "PRESENCE_TTL_SECONDS": str(TTL), "PRESENCE_HEARTBEAT_SECONDS": str(HEARTBEAT)}
+    port = free_port()
+    process = start_server(port, env)
+    yield port, process
+    if process.poll() is None:
+        stop(process)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_web_node_killed_with_the_socket_open_holds_the_notice_only_until_its_presence_runs_out(
+    short_lived_server, smtp, worker, grace
+):
+    """A node SIGKILLed with a player's socket open closed nothing: their presence was a counter that lived a day,
+    so their notices waited a day. Now each socket's presence runs out unless its node renews it: the notice goes
+    once, a grace after the dead node's last renewal ran out, and not while the node lived."""
+    port, process = short_lived_server
+    game, user = _game_against_bots()
+
+    async def scenario() -> float:
+        await open_socket(port, game.pk, user)
+        await asyncio.to_thread(services.game_start, game_id=game.pk, user=user)
+        await asyncio.to_thread(wait_for, lambda: Notification.objects.filter(game=game, user=user).exists(), 10)
+        # Alive, the node renews the socket's presence: long past TTL and the grace, the notice still waits.
+        await asyncio.sleep(TTL + GRACE + 1.5)
+        assert await asyncio.to_thread(smtp.to, user.email) == []
+        process.kill()  # SIGKILL: no socket closes, no presence is removed
+        process.wait()
+        return time.monotonic()
+
+    killed_at = asyncio.run(scenario())
+    wait_for(lambda: smtp.to(user.email), timeout=TTL + GRACE + 30)
+    waited = time.monotonic() - killed_at
+    # The last renewal was at most HEARTBEAT before the kill: the presence ran out TTL after it, then the grace.
+    assert waited >= TTL - HEARTBEAT + GRACE - 0.5, waited
+    time.sleep(GRACE + 1)
+    notifications.flush()
+    mails = smtp.to(user.email)
+    turn = Notification.objects.get(game=game, user=user, kind="turn")
+    assert len(mails) == 1 and mails[0]["Message-ID"] == notifications.message_id(turn)
+    assert turn.sent_at is not None and turn.attempts == 1

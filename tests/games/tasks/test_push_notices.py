@@ -192,3 +192,37 @@ def test_a_browser_unsubscribes_its_own_endpoint_only(push_service):
     assert PushSubscription.objects.filter(user=alice).exists()
     assert _api(alice).delete(path).json() == {"unsubscribed": True}
     assert not PushSubscription.objects.filter(user=alice).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_only_reader_who_wants_no_email_gets_the_single_notices_pushed_once_each(
+    push_service, smtp, worker, clock
+):
+    """Issue 42: the notices that are not a move's (the start, chat, a timeout played) reached push only through
+    the email preference: a reader with email notices "none" and push on got none of them."""
+    alice, bob, carol = (UserFactory(email=f"{name}-single@example.com") for name in ("alice", "bob", "carol"))
+    browser = _subscribed(push_service, bob, "bob-single")
+    bob.notify, bob.notify_chat = bob.Notify.NONE, True
+    bob.save(update_fields=["notify", "notify_chat"])
+    game = _game(alice, bob, carol)  # Bob moves second: "the game has started"
+    services.chat_post(game_id=game.pk, user=alice, text="good luck")
+    _play(game, [alice, bob, carol], 2)  # Alice's first set-up turn: Bob's turn
+    wait_for(lambda: _settled(game), timeout=60)
+    clock.advance(minutes=61)
+    assert services.tick(game.pk) == "timeout:bot"  # Bob's turn played for him
+    wait_for(lambda: _settled(game), timeout=60)
+    notifications.flush()
+    assert push_service.rejected == []
+    rows = Notification.objects.filter(game=game, user=bob)
+    assert sorted(rows.values_list("kind", flat=True)) == ["chat", "started", "timeout", "turn"]
+    assert all(row.sent_at is not None and row.pushed_at is not None and not row.digest for row in rows)
+    titles = sorted(notice["title"] for notice in push_service.notices(browser))
+    assert titles == sorted(
+        [
+            f"The game has started: {game}",
+            f"New chat messages: {game}",
+            f"Your time ran out: {game}",
+            f"Your turn in {game}",
+        ]
+    )
+    assert smtp.to(bob.email) == []
