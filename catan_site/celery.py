@@ -9,6 +9,8 @@ from celery import Celery
 from celery.signals import setup_logging
 from django_structlog.celery.steps import DjangoStructLogInitStep
 
+from infra import logs
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_site.settings")
 
 app = Celery("catan_site")
@@ -23,8 +25,13 @@ app.steps["worker"].add(DjangoStructLogInitStep)
 
 
 @setup_logging.connect
-def _logging_from_settings(**_kwargs: object) -> None:
-    """The worker and the beat log as the web does (Django's LOGGING), not through Celery's own formatter."""
+def _logging_from_settings(loglevel: int | str | None = None, **_kwargs: object) -> None:
+    """The worker and the beat log as the web does (infra/logs.py), not through Celery's own formatter; at the
+    level of their `--loglevel` (every Procfile, Compose and Kubernetes command gives one), else LOG_LEVEL."""
     from django.conf import settings  # settings are read once Celery asks, not when this module is imported
 
-    logging.config.dictConfig(settings.LOGGING)
+    config = settings.LOGGING
+    if loglevel:
+        name = logging.getLevelName(loglevel) if isinstance(loglevel, int) else str(loglevel)
+        config = logs.configure(settings.LOG_FORMAT, name)
+    logging.config.dictConfig(config)

@@ -369,7 +369,8 @@ CONTENT_SECURITY_POLICY = {
 METRICS_TOKEN = env("METRICS_TOKEN", default="")
 
 # One JSON line per event (LOG_FORMAT=json), or readable lines (console, what `make run` sets): infra/logs.py.
-LOGGING = logs.configure(env("LOG_FORMAT", default="json"), env("LOG_LEVEL", default="INFO"))
+LOG_FORMAT = env("LOG_FORMAT", default="json")
+LOGGING = logs.configure(LOG_FORMAT, env("LOG_LEVEL", default="INFO"))
 # The request id goes with the tasks a request queues (in their headers), and the worker logs each task's run.
 DJANGO_STRUCTLOG_CELERY_ENABLED = True
 # An X-Request-ID from the client is taken only behind a proxy that sets it itself (HAProxy's unique-id).

@@ -111,7 +111,8 @@ class Worker:
         output = open(self.log, "ab") if self.log is not None else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "catan_site", "worker", "-B", "-s", str(self.schedule)]
-            + ["--pool", "solo", "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip"]
+            + ["--pool", "solo", "--loglevel", self.env.get("LOG_LEVEL", "WARNING")]
+            + ["--without-heartbeat", "--without-gossip"]
             + ["--queues", "celery,bots"],
             cwd=ROOT,
             env=self.env,
