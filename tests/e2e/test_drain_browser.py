@@ -68,7 +68,7 @@ def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(
         sockets: list[float] = []
         page.on("websocket", lambda ws: sockets.append(time.monotonic()))
         page.goto(f"{url}/games/{game.pk}/")
-        page.wait_for_selector('#connection[data-state="connected"]', timeout=45_000)  # the first page of a loaded machine
+        page.wait_for_selector('#connection[data-state="connected"]', timeout=45_000)
         page.evaluate(WATCH)
         for index, port in enumerate(ports):  # a rolling restart: one node at a time
             processes[index].send_signal(signal.SIGTERM)
