@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from ..actions import apply
+from ..constants import CITY_COST, SETTLEMENT_COST
 from ..errors import IllegalAction
 from ..legal import cached_legal_actions, to_move
 from ..scoring import victory_points
@@ -185,7 +186,49 @@ def candidates(o: Obs, legal: list[Action], base: Action, k: int) -> list[Action
         _, cost = hx.goal(o)
         add(min(by["play_year_of_plenty"], key=lambda a: _short_after(o, a, cost)))
     add(by["end_turn"][0])
+    if "trade_bank" in by:
+        # Planning for a city (then a settlement on a ready spot): the bank trade that brings it closest, one
+        # candidate beyond k, so the search weighs trading toward it now against building, buying or saving.
+        for cost in _plans(o):
+            trade = _trade_toward(o, by["trade_bank"], cost)
+            if trade is not None and trade not in out:
+                out.append(trade)
+                break
     return out
+
+
+def _plans(o: Obs) -> list[tuple[int, ...]]:
+    """What my spare cards could be traded toward: a city while I have a settlement to upgrade, a settlement
+    while a spot is ready on my network."""
+    me, supply = o.me, o.supply[o.me]
+    plans = []
+    if supply["cities"] and any(not o.vertex_city[v] for v in o.seat_buildings[me]):
+        plans.append(CITY_COST)
+    if supply["settlements"] and hx.my_settlement_spots(o):
+        plans.append(SETTLEMENT_COST)
+    return plans
+
+
+def _trade_toward(o: Obs, trades: list[Action], cost: tuple[int, ...]) -> Action | None:
+    """The bank trade that leaves the hand fewest cards short of `cost`, giving only cards it does not need
+    (None when no trade brings it closer)."""
+    hand = o.hand
+    now = hx.shortage(hand, cost)
+    if now == 0:
+        return None
+    best, best_key = None, None
+    for a in trades:
+        give, get = hx.RESOURCES.index(a["give"]), hx.RESOURCES.index(a["get"])
+        rate = o.rates[give]
+        if hand[give] - rate < cost[give] or hand[get] >= cost[get]:
+            continue
+        after = list(hand)
+        after[give] -= rate
+        after[get] += 1
+        key = (hx.shortage(after, cost), rate)
+        if key[0] < now and (best_key is None or key < best_key):
+            best, best_key = a, key
+    return best
 
 
 def _short_after(o: Obs, action: Action, cost: tuple[int, ...]) -> int:
