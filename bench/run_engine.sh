@@ -5,14 +5,6 @@
 #   bash bench/run_engine.sh --games 200
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV="${BENCH_VENV:-.venv-bench}"
-STAMP="$VENV/.requirements.txt"
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-if ! cmp -s bench/requirements.txt "$STAMP"; then
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
-  cp bench/requirements.txt "$STAMP"
-fi
+source bench/bench_venv.sh
 export BENCH_LAUNCHER="bash bench/run_engine.sh"
 exec "$VENV/bin/python" bench/engine.py "$@"

@@ -4,13 +4,5 @@
 #   bash bench/run_vs_catanatron.sh --opponent alphabeta --games 100 --time-limit 0.1 --jobs 2
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV="${BENCH_VENV:-.venv-bench}"
-STAMP="$VENV/.requirements.txt"
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-if ! cmp -s bench/requirements.txt "$STAMP"; then
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r bench/requirements.txt
-  cp bench/requirements.txt "$STAMP"
-fi
+source bench/bench_venv.sh
 exec nice -n 19 "$VENV/bin/python" bench/vs_catanatron.py "$@"
