@@ -8,7 +8,6 @@ from infra import logs
 
 from . import services
 from .mail import notifications
-from .models import Notification
 
 log = logs.get_logger(__name__)
 
@@ -35,12 +34,8 @@ def bots_sweep() -> int:
 )
 def notification_send(notification_id: int) -> str:
     """Send one outbox row; SMTP failures retry with backoff, and a sent row is never sent again."""
-    row = Notification.objects.filter(pk=notification_id).values("game_id", "kind", "request_id").first()
-    if row is not None:
-        # The move's request id from the row: the flusher's retries, hours later, still name the move.
-        logs.bind(game_id=row["game_id"], request_id=row["request_id"] or logs.current_request_id())
-    outcome = notifications.send(notification_id)
-    log.info("notification_send", notification_id=notification_id, kind=row and row["kind"], outcome=outcome)
+    outcome = notifications.send(notification_id)  # binds the row's game, kind and request id to this task's lines
+    log.info("notification_send", notification_id=notification_id, outcome=outcome)
     return outcome
 
 

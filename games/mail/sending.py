@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import transaction
 
 import rules
-from infra import metrics
+from infra import logs, metrics
 
 from .. import clocks, outbox
 from ..models import Game, Notification
@@ -53,6 +53,10 @@ def _claim(pk: int) -> tuple[Notification | None, str]:
         notification = Notification.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
         if notification is None:
             return None, "missing or busy"
+        # This task's lines name the row and the move that wrote it: a retry by the flusher hours later too.
+        logs.bind(game_id=notification.game_id, kind=notification.kind)
+        if notification.request_id:  # a row written outside any request keeps the task's own
+            logs.bind(request_id=notification.request_id)
         if notification.sent_at is not None:
             return None, "already sent"
         if notification.dropped_at is not None:
