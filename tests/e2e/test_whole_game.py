@@ -50,9 +50,10 @@ class WholeGameTests(LayoutSteps, BrowserCase):
             choice = next((b for b in BUILDS if b not in done and self.enabled(page, b)), None)
             if choice is None:
                 return
+            before = self.last_seq(page)
             self.click_action(page, choice)
             if choice == "btn-buy-dev":
-                self.wait_settled(page)
+                self.wait_settled(page, before)
                 continue
             spots = f".legal-spot[data-action*='{SPOTS[choice]}']"
             if not page.locator(spots).count():  # pressed, but no spot to build on: press again to let go
@@ -63,13 +64,25 @@ class WholeGameTests(LayoutSteps, BrowserCase):
             self.click_spot(page, SPOTS[choice])
             if choice == "btn-build-road":
                 done.add(choice)
-            self.wait_settled(page)
+            self.wait_settled(page, before)
 
-    def wait_settled(self, page) -> None:
-        """The move is answered: the end-turn button is usable again (or the game is over)."""
+    @staticmethod
+    def last_seq(page) -> int:
+        """The newest move in the game's log."""
+        return page.evaluate(
+            "() => Math.max(0, ...[...document.querySelectorAll('#game-log li[data-seq]')]"
+            ".map((li) => +li.dataset.seq))"
+        )
+
+    def wait_settled(self, page, before: int) -> None:
+        """The move is answered: it is in the log (a move newer than `before`) and the end-turn button is usable
+        again (or the game is over). The button alone says nothing: it stays usable while the move travels, and
+        the next build chosen from the bar as it was before the answer can find itself disabled by it."""
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            if self.over(page) or page.locator("#btn-end-turn:enabled").count():
+            if self.over(page):
+                return
+            if self.last_seq(page) > before and page.locator("#btn-end-turn:enabled").count():
                 return
             page.wait_for_timeout(100)
         raise AssertionError("the move was not answered within 15 s")
