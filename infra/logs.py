@@ -101,7 +101,14 @@ def configure(fmt: str, level: str) -> dict[str, Any]:
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "structured"}},
         "root": {"handlers": ["console"], "level": threshold},
         # Django's own loggers write through this handler too, not through its plain DEBUG-time console handler.
-        "loggers": {"django": {"handlers": ["console"], "level": threshold, "propagate": False}},
+        "loggers": {
+            "django": {"handlers": ["console"], "level": threshold, "propagate": False},
+            # Celery's own "received" and "succeeded in" lines say again what django-structlog's task_started and
+            # task_succeeded say (with the request id and the duration): two lines a task less. Its warnings and a
+            # task's failure, with the traceback, still come.
+            "celery.app.trace": {"level": max(threshold, logging.WARNING)},
+            "celery.worker.strategy": {"level": max(threshold, logging.WARNING)},
+        },
     }
 
 

@@ -57,3 +57,19 @@ def test_an_unknown_format_is_refused_by_name():
     done = _run("xml")
     assert done.returncode != 0
     assert "LOG_FORMAT is one of json, console, not 'xml'" in done.stderr
+
+
+def test_celerys_own_task_lines_come_only_from_warning_up():
+    """django-structlog's task_started and task_succeeded say what Celery's "received" and "succeeded in" lines say;
+    a task's failure (Celery logs it at ERROR, with its traceback) still comes."""
+    script = SCRIPT.split("logs.bind")[0] + (
+        'logging.getLogger("celery.app.trace").info("Task %s succeeded in %ss", "games.x[1]", 0.01)\n'
+        'logging.getLogger("celery.worker.strategy").info("Task %s received", "games.x[1]")\n'
+        'logging.getLogger("celery.app.trace").error("Task %s raised unexpected: %r", "games.x[2]", ValueError())\n'
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "catan_site.settings", "LOG_LEVEL": "INFO", "LOG_FORMAT": "json"}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    found = [json.loads(line) for line in done.stderr.splitlines()]
+    assert [(line["logger"], line["level"]) for line in found] == [("celery.app.trace", "error")], found
+    assert "games.x[2]" in found[0]["event"]

@@ -107,6 +107,10 @@ def test_a_socket_frames_request_id_reaches_the_move_and_the_bot_task_it_queues(
     assert task and task[0]["request_id"] == "rid-road"
     bot_moves = events(worker_log, "move_accepted", game_id=game.pk, cause="bot")
     assert bot_moves[0]["request_id"] == "rid-road" and bot_moves[0]["seq"] == 3
+    # One line a task's end, not two: Celery's own "received" and "succeeded in" lines are left out at INFO.
+    wait_until(lambda: events(worker_log, "task_succeeded", task_id=task[0]["task_id"]), timeout=30)
+    assert not [line for line in lines(worker_log) if line.get("logger", "").startswith("celery.app.trace")]
+    assert not [line for line in lines(worker_log) if line.get("logger", "").startswith("celery.worker.strategy")]
 
     # The worker's series reach the server's scrape (one multiprocess folder): the bot's task and decision,
     # and beat's tick (a periodic task the worker ran since the test began).
