@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules.ai import RandomBot, play_game
+from rules.ai import RandomBot
 from rules.constants import BANK_PER_RESOURCE, DEVELOPMENT_DECK, SUPPLY, VICTORY_POINT
 from rules.scoring import victory_points
 
@@ -141,6 +141,13 @@ def test_a_thousand_random_games_all_finish_with_a_winner(part: int):
     winners = []
     for seed in range(part * 100, part * 100 + 100):
         state = rules.new_game(players=3 + seed % 2, seed=seed)
-        play_game(state, [RandomBot(seed * 7 + s) for s in range(state.players)], max_actions=100_000)
+        bots = [RandomBot(seed * 7 + s) for s in range(state.players)]
+        # play_game's loop without the view it builds for each decision (80 s of the 85 s here), which a
+        # random bot never reads: the same games, action for action.
+        for _ in range(100_000):
+            seats = rules.to_move(state)
+            if not seats:
+                break
+            rules.apply(state, seats[0], bots[seats[0]].choose({}, rules.legal_actions(state, seats[0])))
         winners.append(state.winner)
     assert all(w is not None for w in winners)
