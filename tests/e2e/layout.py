@@ -4,6 +4,8 @@ or a legal spot, 44 px targets on a phone), and the steps of a person's turn tha
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import rules
@@ -159,9 +161,32 @@ class LayoutSteps:
                 self.click_action(page, "btn-build-road")
                 if page.locator(".legal-spot[data-action*='build_road']").count():
                     self.check(page, "road spots", sizes, phone)
+                    before = self.last_seq(page)
                     self.click_spot(page, "build_road")
-                    page.wait_for_selector("#btn-end-turn:enabled", timeout=10000)
+                    self.wait_answered(page, before)
             self.end_turn(page)
+
+    @staticmethod
+    def last_seq(page) -> int:
+        """The newest move in the game's log."""
+        return page.evaluate(
+            "() => Math.max(0, ...[...document.querySelectorAll('#game-log li[data-seq]')]"
+            ".map((li) => +li.dataset.seq))"
+        )
+
+    def wait_answered(self, page, before: int, over: str = "", timeout: float = 15) -> None:
+        """The move just made is answered: it is in the log (a move newer than `before`) and End turn is usable
+        again (or `over`, a selector shown when the game ended, is there). End turn alone says nothing: it stays
+        usable while the move travels, and the next click, made on the bar as it was before the answer, can find
+        a button the answer disabled, or be dropped as a second move while the first is on its way."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if over and page.locator(over).count():
+                return
+            if self.last_seq(page) > before and page.locator("#btn-end-turn:enabled").count():
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(f"the move was not answered within {timeout} s")
 
     def end_turn(self, page, over: str = "") -> None:
         """Press End turn and wait for the turn to end (or for `over`, a selector shown when the game ended)."""

@@ -8,8 +8,6 @@ after a 7. The screen takes touch: at the phone's size each choice is a tap."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from games.models import Game
@@ -53,7 +51,7 @@ class WholeGameTests(LayoutSteps, BrowserCase):
             before = self.last_seq(page)
             self.click_action(page, choice)
             if choice == "btn-buy-dev":
-                self.wait_settled(page, before)
+                self.wait_answered(page, before, over=OVER)
                 continue
             spots = f".legal-spot[data-action*='{SPOTS[choice]}']"
             if not page.locator(spots).count():  # pressed, but no spot to build on: press again to let go
@@ -64,28 +62,7 @@ class WholeGameTests(LayoutSteps, BrowserCase):
             self.click_spot(page, SPOTS[choice])
             if choice == "btn-build-road":
                 done.add(choice)
-            self.wait_settled(page, before)
-
-    @staticmethod
-    def last_seq(page) -> int:
-        """The newest move in the game's log."""
-        return page.evaluate(
-            "() => Math.max(0, ...[...document.querySelectorAll('#game-log li[data-seq]')]"
-            ".map((li) => +li.dataset.seq))"
-        )
-
-    def wait_settled(self, page, before: int) -> None:
-        """The move is answered: it is in the log (a move newer than `before`) and the end-turn button is usable
-        again (or the game is over). The button alone says nothing: it stays usable while the move travels, and
-        the next build chosen from the bar as it was before the answer can find itself disabled by it."""
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            if self.over(page):
-                return
-            if self.last_seq(page) > before and page.locator("#btn-end-turn:enabled").count():
-                return
-            page.wait_for_timeout(100)
-        raise AssertionError("the move was not answered within 15 s")
+            self.wait_answered(page, before, over=OVER)
 
     def play_a_turn(self, page) -> None:
         self.check_here(page, "roll")
