@@ -33,14 +33,14 @@ WATCH = """() => {
 
 
 @pytest.fixture
-def fleet(postgres, redis_url):
+def fleet(postgres, redis_url, tmp_path):
     _need_fleet_packages()
     if not os.path.exists(CHROMIUM):
         missing_browser(f"{CHROMIUM} is not installed")
     env = server_env(redis_url)
     env.update(DRAIN_SECONDS="0.4", DB_CONN_MAX_AGE="60")
     ports = [free_port(), free_port()]
-    processes = [start_server(port, env) for port in ports]
+    processes = [start_server(port, env, log=tmp_path / f"node-{port}.log") for port in ports]
     balancer = HAProxy(Path(tempfile.mkdtemp(prefix="haproxy-")), ports, check_ms=200)
     balancer.start()
     yield balancer, ports, processes, env
@@ -50,7 +50,7 @@ def fleet(postgres, redis_url):
             stop(process)
 
 
-def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(fleet, monkeypatch):
+def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(fleet, monkeypatch, tmp_path):
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop on this thread; this test's database reads are synchronous.
@@ -66,14 +66,29 @@ def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         sockets: list[float] = []
-        page.on("websocket", lambda ws: sockets.append(time.monotonic()))
-        page.goto(f"{url}/games/{game.pk}/")
-        page.wait_for_selector('#connection[data-state="connected"]', timeout=45_000)
+        socket_errors: list[str] = []
+
+        def opened(ws) -> None:
+            sockets.append(time.monotonic())
+            ws.on("socketerror", lambda error: socket_errors.append(str(error)))
+            ws.on("close", lambda _ws: socket_errors.append(f"closed after {time.monotonic() - sockets[-1]:.1f} s"))
+
+        page.on("websocket", opened)
+        response = page.goto(f"{url}/games/{game.pk}/")
+        try:
+            page.wait_for_selector('#connection[data-state="connected"]', timeout=45_000)
+        except Exception as error:  # once in a loaded run the first socket never opened: say what was seen
+            logs = {path.name: path.read_text()[-3000:] for path in tmp_path.glob("node-*.log")}
+            badge = page.get_attribute("#connection", "data-state")
+            raise AssertionError(
+                f"no connection in 45 s: page {response and response.status}, badge {badge}, {len(sockets)} "
+                f"sockets, {socket_errors}, node logs: {logs}"
+            ) from error
         page.evaluate(WATCH)
         for index, port in enumerate(ports):  # a rolling restart: one node at a time
             processes[index].send_signal(signal.SIGTERM)
             processes[index].wait(timeout=30)
-            processes[index] = start_server(port, env)
+            processes[index] = start_server(port, env, log=tmp_path / f"node-{port}.log")
             time.sleep(0.6)  # two good checks: the balancer sends players to it again
         page.wait_for_selector('#connection[data-state="connected"]', timeout=5_000)
         states = page.evaluate("() => window.__states")
