@@ -14,6 +14,7 @@ from typing import Any
 
 import rules
 from rules.constants import RESOURCE_INDEX
+from rules.trading import parse_cards
 
 KEYS = {"discard_priority", "auto_decline_trades", "auto_accept", "gold_default"}
 
@@ -39,8 +40,8 @@ def validate(orders: Any) -> dict[str, Any]:
         if not isinstance(terms, dict) or set(terms) != {"give", "get"}:
             raise ValueError("'auto_accept' has 'give' and 'get'.")
         try:
-            give = rules.actions.parse_cards(terms["give"], "give")
-            get = rules.actions.parse_cards(terms["get"], "get")
+            give = parse_cards(terms["give"], "give")
+            get = parse_cards(terms["get"], "get")
         except rules.IllegalAction as error:
             raise ValueError(error.message) from None
         if not any(give) or not any(get):

@@ -8,26 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chance, placement, seafarers
+from . import chance, choices, development, placement, seafarers, trading
 from .constants import (
     CITY_COST,
-    DEVELOPMENT_CARDS,
-    DEVELOPMENT_COST,
     DISCARD_LIMIT,
     GOLD,
-    KNIGHT,
-    LARGEST_ARMY_MINIMUM,
-    MONOPOLY,
     RESOURCE_INDEX,
     RESOURCES,
-    ROAD_BUILDING,
     ROAD_COST,
     SETTLEMENT_COST,
     SHIP_COST,
-    YEAR_OF_PLENTY,
 )
 from .errors import IllegalAction
-from .legal import DISCARD_ONE, cached_legal_actions, free_edge_actions, harbour_rates, to_move
+from .hands import named, pay, take
+from .legal import cached_legal_actions, free_edge_actions, to_move
 from .longest_road import award_after_break, award_after_growth
 from .scoring import check_winner
 from .state import (
@@ -39,9 +33,6 @@ from .state import (
     SETUP_ROAD,
     SETUP_SETTLEMENT,
     State,
-)
-from .state import (
-    GOLD as GOLD_PHASE,
 )
 from .state import ROAD_BUILDING as ROAD_BUILDING_PHASE
 
@@ -61,8 +52,6 @@ SCORING = frozenset(
         "end_turn",
     }
 )
-MAX_TRADE_CARDS = 40
-ONE_CARD_DISCARDS = {id(action): r for r, action in enumerate(DISCARD_ONE)}
 
 
 def apply(state: State, seat: int, action: Any) -> list[Event]:
@@ -150,22 +139,6 @@ def _final_points(state: State) -> dict[int, int]:
     return {str(s): victory_points(state, s) for s in range(state.players)}
 
 
-def _pay(state: State, seat: int, cost: tuple[int, ...]) -> None:
-    hand, bank = state.hands[seat], state.bank
-    for r in range(5):
-        if cost[r]:
-            hand[r] -= cost[r]
-            bank[r] += cost[r]
-
-
-def _take(state: State, seat: int, resource: int, count: int) -> int:
-    """Give `seat` up to `count` of a resource from the bank; returns how many it got."""
-    count = min(count, state.bank[resource])
-    state.bank[resource] -= count
-    state.hands[seat][resource] += count
-    return count
-
-
 # --- set-up -------------------------------------------------------------------------------------------
 
 
@@ -181,7 +154,7 @@ def _build_settlement(state: State, seat: int, action: dict[str, Any]) -> list[E
         if state.setup_index >= state.players:
             events.append(_starting_resources(state, seat, vertex, events))
         return events
-    _pay(state, seat, SETTLEMENT_COST)
+    pay(state, seat, SETTLEMENT_COST)
     placement.put_settlement(state, seat, vertex)
     events.append({"type": "built_settlement", "seat": seat, "vertex": vertex})
     seafarers.settle_island(state, seat, vertex, False, events)
@@ -217,22 +190,22 @@ def _starting_resources(state: State, seat: int, vertex: int, events: list[Event
     for h in state.derived.topo.vertex_hexes[vertex]:
         terrain = state.terrain[h]
         if terrain < 5:
-            gained[terrain] += _take(state, seat, terrain, 1)
+            gained[terrain] += take(state, seat, terrain, 1)
         elif terrain == GOLD:
             gold += 1
     seafarers.owe_gold(state, {seat: gold}, events)
-    return {"type": "starting_resources", "seat": seat, "resources": _named(gained)}
+    return {"type": "starting_resources", "seat": seat, "resources": named(gained)}
 
 
 def _build_road(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     if state.phase == MAIN:
-        _pay(state, seat, ROAD_COST)
+        pay(state, seat, ROAD_COST)
     return _place_edge_piece(state, seat, action["edge"], ship=False)
 
 
 def _build_ship(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     if state.phase == MAIN:
-        _pay(state, seat, SHIP_COST)
+        pay(state, seat, SHIP_COST)
     state.ships_new.append(action["edge"])
     return _place_edge_piece(state, seat, action["edge"], ship=True)
 
@@ -469,249 +442,20 @@ def _end_turn(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
 
 
 def _build_city(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    _pay(state, seat, CITY_COST)
+    pay(state, seat, CITY_COST)
     placement.put_city(state, seat, action["vertex"])
     return [{"type": "built_city", "seat": seat, "vertex": action["vertex"]}]
-
-
-def _buy_development(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    _pay(state, seat, DEVELOPMENT_COST)
-    card = state.deck.pop()
-    state.development_new[seat][card] += 1
-    return [
-        {"type": "bought_development", "seat": seat},
-        {"type": "drew_development", "seat": seat, "card": DEVELOPMENT_CARDS[card], "audience": [seat]},
-    ]
-
-
-# --- development cards --------------------------------------------------------------------------------
-
-
-def _played(state: State, seat: int, card: int) -> None:
-    state.development[seat][card] -= 1
-    state.development_used[seat][card] += 1
-    state.development_played = True
-
-
-def _play_knight(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    _played(state, seat, KNIGHT)
-    events: list[Event] = [{"type": "played_knight", "seat": seat}]
-    holder = state.largest_army
-    count = state.development_used[seat][KNIGHT]
-    if (
-        holder != seat
-        and count >= LARGEST_ARMY_MINIMUM
-        and (holder < 0 or count > state.development_used[holder][KNIGHT])
-    ):
-        state.largest_army = seat
-        events.append({"type": "largest_army", "seat": seat, "knights": count})
-    state.return_phase = state.phase
-    state.phase = ROBBER
-    return events
-
-
-def _play_road_building(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    _played(state, seat, ROAD_BUILDING)
-    state.free_roads = min(2, state.supply[seat]["roads"] + (state.supply[seat]["ships"] if state.seafarers else 0))
-    state.return_phase = state.phase
-    state.phase = ROAD_BUILDING_PHASE
-    return [{"type": "played_road_building", "seat": seat}]
-
-
-def _play_year_of_plenty(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    _played(state, seat, YEAR_OF_PLENTY)
-    for name in action["resources"]:
-        _take(state, seat, RESOURCE_INDEX[name], 1)
-    return [{"type": "played_year_of_plenty", "seat": seat, "resources": list(action["resources"])}]
-
-
-def _play_monopoly(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    _played(state, seat, MONOPOLY)
-    r = RESOURCE_INDEX[action["resource"]]
-    taken = {}
-    for other in range(state.players):
-        if other != seat and state.hands[other][r]:
-            taken[str(other)] = state.hands[other][r]
-            state.hands[seat][r] += state.hands[other][r]
-            state.hands[other][r] = 0
-    return [{"type": "played_monopoly", "seat": seat, "resource": action["resource"], "taken": taken}]
 
 
 # --- trading ------------------------------------------------------------------------------------------
 
 
-def _trade_bank(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    give, get = RESOURCE_INDEX[action["give"]], RESOURCE_INDEX[action["get"]]
-    rate = harbour_rates(state, seat)[give]
-    state.hands[seat][give] -= rate
-    state.bank[give] += rate
-    _take(state, seat, get, 1)
-    return [{"type": "traded_bank", "seat": seat, "give": action["give"], "count": rate, "get": action["get"]}]
-
-
-def _accept_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    state.trade["replies"][seat] = "accept"
-    return [{"type": "trade_reply", "seat": seat, "reply": "accept"}]
-
-
-def _reject_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    state.trade["replies"][seat] = "reject"
-    return [{"type": "trade_reply", "seat": seat, "reply": "reject"}]
-
-
-def _cancel_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    state.trade = None
-    return [{"type": "trade_cancelled", "seat": seat}]
-
-
-def _reject_counter(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    """The active player turns down a counter-offer: that seat's answer becomes a no. When no answer is left
-    pending, accepted or countered, the offer has run its course and closes."""
-    trade = state.trade
-    partner = action["seat"]
-    trade["replies"][partner] = "reject"
-    events: list[Event] = [{"type": "trade_reply", "seat": seat, "reply": "reject", "partner": partner}]
-    replies = trade["replies"]
-    if all(replies.get(s) == "reject" for s in trade["to"]):
-        state.trade = None
-        events.append({"type": "trade_closed", "seat": seat})
-    return events
-
-
-def _confirm_trade(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    trade = state.trade
-    partner = action["seat"]
-    reply = trade["replies"][partner]
-    terms = reply if isinstance(reply, dict) else trade
-    mine, theirs = state.hands[seat], state.hands[partner]
-    for r in range(5):
-        mine[r] += terms["get"][r] - terms["give"][r]
-        theirs[r] += terms["give"][r] - terms["get"][r]
-    state.trade = None
-    return [
-        {
-            "type": "traded",
-            "seat": seat,
-            "partner": partner,
-            "give": _named(terms["give"]),
-            "get": _named(terms["get"]),
-        }
-    ]
-
-
-def _named(counts: list[int]) -> dict[str, int]:
-    return {RESOURCES[r]: n for r, n in enumerate(counts) if n}
-
-
-def parse_cards(value: Any, field: str) -> list[int]:
-    """A {resource: count} mapping from a client, as five counts; raises IllegalAction when malformed."""
-    if not isinstance(value, dict):
-        raise IllegalAction("malformed", f"'{field}' maps resource names to counts.")
-    counts = [0] * 5
-    for name, count in value.items():
-        if name not in RESOURCE_INDEX:
-            raise IllegalAction("malformed", f"Unknown resource {name!r} in '{field}'.")
-        if type(count) is not int or count < 0 or count > MAX_TRADE_CARDS:
-            raise IllegalAction("malformed", f"Counts in '{field}' are whole numbers from 0 to {MAX_TRADE_CARDS}.")
-        counts[RESOURCE_INDEX[name]] = count
-    return counts
-
-
-def _check_terms(give: list[int], get: list[int]) -> None:
-    if not any(give) or not any(get):
-        raise IllegalAction("empty_trade", "Both sides of a trade must give at least one card.")
-    if any(g and t for g, t in zip(give, get, strict=True)):
-        raise IllegalAction("same_resource_both_sides", "A resource cannot be on both sides of a trade.")
-
-
 def _apply_free_form(state: State, seat: int, kind: str, action: dict[str, Any]) -> list[Event]:
     if kind == "discard":
-        return _discard(state, seat, action)
+        return choices.discard(state, seat, action)
     if kind == "choose_gold":
-        return _choose_gold(state, seat, action)
-    extra = set(action) - {"type", "give", "get", "to"}
-    if extra:
-        raise IllegalAction("malformed", f"Unexpected fields: {', '.join(sorted(extra))}.")
-    give, get = parse_cards(action.get("give"), "give"), parse_cards(action.get("get"), "get")
-    if kind == "offer_trade":
-        if seat != state.current or state.phase != MAIN:
-            raise IllegalAction("not_now", "Only the active player offers trades, after rolling.")
-        if state.trade is not None:
-            raise IllegalAction("trade_open", "An offer is already open.")
-        _check_terms(give, get)
-        if any(have < need for have, need in zip(state.hands[seat], give, strict=True)):
-            raise IllegalAction("cannot_afford", "You do not hold the cards you offer.")
-        others = [s for s in range(state.players) if s != seat]
-        to = action.get("to", others)
-        if not isinstance(to, list) or not to or any(type(s) is not int or s not in others for s in to):
-            raise IllegalAction("malformed", "'to' lists other seats.")
-        to = sorted(set(to))
-        state.trade = {"from": seat, "give": give, "get": get, "to": to, "replies": {}}
-        state.offers_this_turn.append([list(give), list(get)])
-        return [{"type": "trade_offered", "seat": seat, "give": _named(give), "get": _named(get), "to": to}]
-    # A counter-offer: terms stay in the active player's perspective ("give" is what the active player gives).
-    trade = state.trade
-    if trade is None or seat == state.current or seat not in trade["to"] or seat in trade["replies"]:
-        raise IllegalAction("not_now", "There is no offer for you to answer.")
-    _check_terms(give, get)
-    if any(have < need for have, need in zip(state.hands[seat], get, strict=True)):
-        raise IllegalAction("cannot_afford", "You do not hold the cards you would give.")
-    trade["replies"][seat] = {"give": give, "get": get}
-    return [{"type": "trade_reply", "seat": seat, "reply": "counter", "give": _named(give), "get": _named(get)}]
-
-
-def _discard(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    if state.phase != DISCARD or not state.discards_owed[seat]:
-        raise IllegalAction("not_now", "You have nothing to discard.")
-    hand = state.hands[seat]
-    listed = ONE_CARD_DISCARDS.get(id(action))
-    if listed is not None and DISCARD_ONE[listed] is action:  # a listed one-card discard: no parsing needed
-        if not hand[listed]:
-            raise IllegalAction("cannot_afford", "You do not hold those cards.")
-        hand[listed] -= 1
-        state.bank[listed] += 1
-        owed = state.discards_owed
-        owed[seat] -= 1
-        if not any(owed):
-            state.phase = ROBBER
-        return [{"type": "discarded", "seat": seat, "cards": {RESOURCES[listed]: 1}, "remaining": owed[seat]}]
-    if set(action) != {"type", "cards"}:
-        raise IllegalAction("malformed", "A discard is {'type': 'discard', 'cards': {resource: count}}.")
-    cards = parse_cards(action["cards"], "cards")
-    count = sum(cards)
-    if not count or count > state.discards_owed[seat]:
-        raise IllegalAction("bad_discard_count", f"Discard between 1 and {state.discards_owed[seat]} cards.")
-    if any(have < need for have, need in zip(hand, cards, strict=True)):
-        raise IllegalAction("cannot_afford", "You do not hold those cards.")
-    for r in range(5):
-        hand[r] -= cards[r]
-        state.bank[r] += cards[r]
-    state.discards_owed[seat] -= count
-    if not any(state.discards_owed):
-        state.phase = ROBBER
-    return [{"type": "discarded", "seat": seat, "cards": _named(cards), "remaining": state.discards_owed[seat]}]
-
-
-def _choose_gold(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
-    if state.phase != GOLD_PHASE or not state.gold_owed[seat]:
-        raise IllegalAction("not_now", "You have no gold to choose.")
-    if set(action) != {"type", "cards"}:
-        raise IllegalAction("malformed", "A gold choice is {'type': 'choose_gold', 'cards': {resource: count}}.")
-    cards = parse_cards(action["cards"], "cards")
-    count = sum(cards)
-    if not count or count > state.gold_owed[seat]:
-        raise IllegalAction("bad_gold_count", f"Choose between 1 and {state.gold_owed[seat]} cards.")
-    if any(want > have for want, have in zip(cards, state.bank, strict=True)):
-        raise IllegalAction("bank_empty", "The bank does not hold those cards.")
-    for r in range(5):
-        state.bank[r] -= cards[r]
-        state.hands[seat][r] += cards[r]
-    state.gold_owed[seat] -= count
-    if not any(state.bank):
-        state.gold_owed = [0] * state.players
-    if not any(state.gold_owed):
-        state.phase = state.resume_phase
-    return [{"type": "chose_gold", "seat": seat, "cards": _named(cards)}]
+        return choices.choose_gold(state, seat, action)
+    return trading.offer_or_counter(state, seat, kind, action)
 
 
 HANDLERS = {
@@ -722,18 +466,18 @@ HANDLERS = {
     "move_pirate": _move_pirate,
     "move_token": _move_token,
     "build_city": _build_city,
-    "buy_development": _buy_development,
+    "buy_development": development.buy_development,
     "roll": _roll,
     "move_robber": _move_robber,
     "end_turn": _end_turn,
-    "play_knight": _play_knight,
-    "play_road_building": _play_road_building,
-    "play_year_of_plenty": _play_year_of_plenty,
-    "play_monopoly": _play_monopoly,
-    "trade_bank": _trade_bank,
-    "accept_trade": _accept_trade,
-    "reject_trade": _reject_trade,
-    "cancel_trade": _cancel_trade,
-    "confirm_trade": _confirm_trade,
-    "reject_counter": _reject_counter,
+    "play_knight": development.play_knight,
+    "play_road_building": development.play_road_building,
+    "play_year_of_plenty": development.play_year_of_plenty,
+    "play_monopoly": development.play_monopoly,
+    "trade_bank": trading.trade_bank,
+    "accept_trade": trading.accept_trade,
+    "reject_trade": trading.reject_trade,
+    "cancel_trade": trading.cancel_trade,
+    "confirm_trade": trading.confirm_trade,
+    "reject_counter": trading.reject_counter,
 }

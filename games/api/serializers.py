@@ -17,8 +17,8 @@ from rest_framework import serializers
 import rules
 from infra.api.fields import StrictBooleanField, StrictCharField, StrictChoiceField, StrictIntegerField
 from rules import state as rules_state
-from rules.actions import MAX_TRADE_CARDS
 from rules.constants import RESOURCE_INDEX
+from rules.trading import MAX_TRADE_CARDS
 
 from ..models import Game, Seat, TimeoutPolicy
 
