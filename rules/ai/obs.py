@@ -111,6 +111,7 @@ class Obs:
         "options",
         "tracker",
         "cache",
+        "city_first",
     )
 
     @classmethod
@@ -199,6 +200,7 @@ class Obs:
             o.pending_tokens, o.hidden_left = [], 0
         o.tracker = None  # a bot that follows the game's events attaches its CardTracker (tracker.py)
         o.cache = {}
+        o.city_first = False  # the hard bot plans cities before development cards (heuristics.goal)
         return o
 
     @classmethod
@@ -259,6 +261,7 @@ class Obs:
         o.hidden_left = len(state.hidden_terrain)
         o.tracker = None
         o.cache = {}
+        o.city_first = False  # the hard bot plans cities before development cards (heuristics.goal)
         return o
 
     # --- small helpers -------------------------------------------------------------------------------
