@@ -35,7 +35,6 @@ HARD_CAP = 2.0  # seconds: no decision takes longer, whatever time_limit says
 SAFETY = 0.03  # at the cap, the search stops this long before it (a rollout checks the clock every 8 actions)
 SETUP_FACTOR = 6.0  # set-up decisions (four a game, those that matter most) search this many times longer
 FREE_FORM = ("discard", "choose_gold")
-CITY_FIRST = True  # the policy the search starts from and rolls out with saves for cities before cards
 
 
 class HardBot:
@@ -73,7 +72,6 @@ class HardBot:
             return legal[0]
         started = time.perf_counter()
         o = observe_view(view, self.tracker)
-        o.city_first = CITY_FIRST
         base = decide(o, legal, self.rng, offer_ok=offer_allowed(o))
         if base["type"] in ("offer_trade", *FREE_FORM):
             return base
@@ -256,9 +254,7 @@ def rollout(
         if len(legal) == 1 and legal[0]["type"] not in ("end_turn", "discard", "choose_gold"):
             action = legal[0]
         else:
-            obs = Obs.from_state(state, seat)
-            obs.city_first = CITY_FIRST
-            action = decide(obs, legal, rng)
+            action = decide(Obs.from_state(state, seat), legal, rng)
         if action["type"] == "end_turn":
             ended += 1
             if ended > turns:

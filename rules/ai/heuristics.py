@@ -377,7 +377,7 @@ def goal(o: Obs) -> tuple[str, Cost]:
 
     if supply["cities"] and any(not o.vertex_city[v] for v in o.seat_buildings[me]):
         ore_grain = prod[3] + prod[4]
-        options.append(((3.5 if o.city_first else 3.0) + 0.05 * ore_grain, "city", CITY_COST))
+        options.append((3.0 + 0.05 * ore_grain, "city", CITY_COST))
     if supply["settlements"]:
         spots = my_settlement_spots(o)
         if spots:
@@ -396,7 +396,7 @@ def goal(o: Obs) -> tuple[str, Cost]:
                 (1.3 + 0.15 * line_value(o, plan[0]), "road" if road else "ship", ROAD_COST if road else SHIP_COST)
             )
     if o.deck_count:
-        options.append((0.7 if o.city_first else 1.2, "development", DEVELOPMENT_COST))
+        options.append((1.2, "development", DEVELOPMENT_COST))
     if not options:
         result = ("none", (0, 0, 0, 0, 0))
     else:

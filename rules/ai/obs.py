@@ -111,7 +111,6 @@ class Obs:
         "options",
         "tracker",
         "cache",
-        "city_first",
     )
 
     @classmethod
@@ -200,7 +199,6 @@ class Obs:
             o.pending_tokens, o.hidden_left = [], 0
         o.tracker = None  # a bot that follows the game's events attaches its CardTracker (tracker.py)
         o.cache = {}
-        o.city_first = False  # the hard bot plans cities before development cards (heuristics.goal)
         return o
 
     @classmethod
@@ -261,7 +259,6 @@ class Obs:
         o.hidden_left = len(state.hidden_terrain)
         o.tracker = None
         o.cache = {}
-        o.city_first = False  # the hard bot plans cities before development cards (heuristics.goal)
         return o
 
     # --- small helpers -------------------------------------------------------------------------------
