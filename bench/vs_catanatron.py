@@ -38,6 +38,7 @@ from bench.catanatron_bridge import seats_for  # noqa: E402
 from rules.ai import BOTS, choose_for  # noqa: E402
 from rules.ai.hard import HardBot  # noqa: E402
 from rules.ai.tracker import CardTracker  # noqa: E402
+from rules.ai.value import seat_income  # noqa: E402
 
 MAX_ACTIONS = 20_000
 STATS = (
@@ -101,6 +102,7 @@ class Result:
     fallbacks: int
     hero: dict[str, float] = field(default_factory=dict)
     top: dict[str, float] = field(default_factory=dict)
+    setup: list[float] = field(default_factory=list)  # each seat's pips (all resources) once the set-up is over
 
 
 def play(task: Task) -> Result:
@@ -122,7 +124,10 @@ def play(task: Task) -> Result:
     started = time.perf_counter()
     actions = decisions = 0
     hero_seconds = 0.0
+    setup: list[float] = []
     while actions < MAX_ACTIONS:
+        if not setup and state.turn >= 1:
+            setup = [sum(seat_income(state, s)[:5]) for s in range(4)]
         to_move = rules.to_move(state)
         if not to_move:
             break
@@ -162,11 +167,35 @@ def play(task: Task) -> Result:
         fallbacks=sum(s.fallbacks for k, s in seats.items() if k != hero_seat),
         hero=seat_stats(state, hero_seat, counts),
         top=seat_stats(state, winner, counts) if winner is not None else {},
+        setup=setup,
     )
 
 
 def mean(rows: list[dict[str, float]], key: str) -> str:
     return f"{sum(r[key] for r in rows) / len(rows):.2f}" if rows else "–"
+
+
+def setup_lines(results: list[Result]) -> list[str]:
+    """The set-up's production (pips of the five resources once every seat has placed): the hero's against the
+    best other seat's, in games won and lost, and how often the hero's was the highest."""
+    rows = [r for r in results if r.setup and r.finished]
+    if not rows:
+        return []
+    out = ["", "Set-up production (pips once the set-up is over; means per game):", ""]
+    out.append("| | games | hero | best other seat | the game's winner | hero highest |")
+    out.append("|---|---|---|---|---|---|")
+    for label, chosen in (("won", [r for r in rows if r.won]), ("lost", [r for r in rows if not r.won])):
+        if not chosen:
+            continue
+        hero = [r.setup[r.task.game % 4] for r in chosen]
+        best = [max(p for s, p in enumerate(r.setup) if s != r.task.game % 4) for r in chosen]
+        winner = [r.setup[r.winner] for r in chosen if r.winner is not None]
+        top = sum(h >= b for h, b in zip(hero, best, strict=True))
+        out.append(
+            f"| {label} | {len(chosen)} | {sum(hero) / len(hero):.1f} | {sum(best) / len(best):.1f} "
+            f"| {sum(winner) / max(1, len(winner)):.1f} | {100 * top / len(chosen):.0f}% |"
+        )
+    return out
 
 
 def report(results: list[Result], command: str) -> str:
@@ -203,6 +232,7 @@ def report(results: list[Result], command: str) -> str:
         (f"winner of those ({len(winners)})", winners),
     ):
         lines.append(f"| {label} | " + " | ".join(mean(rows, k) for k in STATS) + " |")
+    lines.extend(setup_lines(results))
     unfinished = n - sum(r.finished for r in results)
     if unfinished:
         lines.append(f"\n{unfinished} game(s) without a winner within {MAX_ACTIONS} actions.")

@@ -35,6 +35,7 @@ HARD_CAP = 2.0  # seconds: no decision takes longer, whatever time_limit says
 SAFETY = 0.03  # at the cap, the search stops this long before it (a rollout checks the clock every 8 actions)
 SETUP_FACTOR = 6.0  # set-up decisions (four a game, those that matter most) search this many times longer
 FREE_FORM = ("discard", "choose_gold")
+CARD_GOAL = 1.8  # my own development-card goal, above medium's 1.2 (catanatron's bots leave Largest Army free)
 
 
 class HardBot:
@@ -72,6 +73,7 @@ class HardBot:
             return legal[0]
         started = time.perf_counter()
         o = observe_view(view, self.tracker)
+        o.card_goal = CARD_GOAL
         base = decide(o, legal, self.rng, offer_ok=offer_allowed(o))
         if base["type"] in ("offer_trade", *FREE_FORM):
             return base
@@ -254,7 +256,10 @@ def rollout(
         if len(legal) == 1 and legal[0]["type"] not in ("end_turn", "discard", "choose_gold"):
             action = legal[0]
         else:
-            action = decide(Obs.from_state(state, seat), legal, rng)
+            obs = Obs.from_state(state, seat)
+            if seat == me:
+                obs.card_goal = CARD_GOAL
+            action = decide(obs, legal, rng)
         if action["type"] == "end_turn":
             ended += 1
             if ended > turns:

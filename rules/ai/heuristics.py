@@ -396,7 +396,7 @@ def goal(o: Obs) -> tuple[str, Cost]:
                 (1.3 + 0.15 * line_value(o, plan[0]), "road" if road else "ship", ROAD_COST if road else SHIP_COST)
             )
     if o.deck_count:
-        options.append((1.2, "development", DEVELOPMENT_COST))
+        options.append((o.card_goal, "development", DEVELOPMENT_COST))
     if not options:
         result = ("none", (0, 0, 0, 0, 0))
     else:

@@ -111,6 +111,7 @@ class Obs:
         "options",
         "tracker",
         "cache",
+        "card_goal",
     )
 
     @classmethod
@@ -199,6 +200,7 @@ class Obs:
             o.pending_tokens, o.hidden_left = [], 0
         o.tracker = None  # a bot that follows the game's events attaches its CardTracker (tracker.py)
         o.cache = {}
+        o.card_goal = 1.2  # what a development card is worth as a goal (heuristics.goal; the hard bot raises it)
         return o
 
     @classmethod
@@ -259,6 +261,7 @@ class Obs:
         o.hidden_left = len(state.hidden_terrain)
         o.tracker = None
         o.cache = {}
+        o.card_goal = 1.2  # what a development card is worth as a goal (heuristics.goal; the hard bot raises it)
         return o
 
     # --- small helpers -------------------------------------------------------------------------------
