@@ -9,6 +9,8 @@ from typing import Any
 
 from ..constants import PIPS, RESOURCE_INDEX
 from . import heuristics as hx
+from . import robber
+from .cards import trade_helps
 from .obs import Obs
 
 Action = dict[str, Any]
@@ -57,13 +59,13 @@ def greedy(o: Obs, legal: list[Action], rng: random.Random) -> Action:
     if "choose_gold" in by:
         return min(by["choose_gold"], key=lambda a: o.hand[RESOURCE_INDEX[next(iter(a["cards"]))]])
     if "move_robber" in by or "move_pirate" in by:
-        return max(by.get("move_robber", []) + by.get("move_pirate", []), key=lambda a: hx.robber_score(o, a))
+        return max(by.get("move_robber", []) + by.get("move_pirate", []), key=lambda a: robber.robber_score(o, a))
     edges = by.get("build_road", []) + by.get("build_ship", [])
     if edges:
         return max(edges, key=lambda a: hx.edge_value(o, a["edge"]) + rng.random() * 0.1)
     if "roll" in by:
         return by["roll"][0]
-    if "accept_trade" in by and o.trade is not None and hx.trade_helps(o, o.trade["get"], o.trade["give"]):
+    if "accept_trade" in by and o.trade is not None and trade_helps(o, o.trade["get"], o.trade["give"]):
         return by["accept_trade"][0]
     for kind in ("reject_trade", "cancel_trade", "move_token"):
         if kind in by:

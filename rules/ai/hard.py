@@ -24,6 +24,7 @@ from ..legal import cached_legal_actions, to_move
 from ..scoring import victory_points
 from ..state import GAME_OVER, State, clone
 from . import heuristics as hx
+from . import robber
 from .determinize import determinize
 from .medium import decide, observe_view, offer_allowed
 from .obs import Obs
@@ -159,7 +160,7 @@ def candidates(o: Obs, legal: list[Action], base: Action, k: int) -> list[Action
         return out
     if "move_robber" in by or "move_pirate" in by:
         moves = by.get("move_robber", []) + by.get("move_pirate", [])
-        for a in sorted(moves, key=lambda a: -hx.robber_score(o, a))[:k]:
+        for a in sorted(moves, key=lambda a: -robber.robber_score(o, a))[:k]:
             add(a)
         return out
     if "accept_trade" in by:

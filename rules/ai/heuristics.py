@@ -1,6 +1,6 @@
 """Valuations shared by the bots, all computed on an `Obs`: production, the worth of a building spot, of an
-edge toward spots (roads and ships alike, with Seafarers' islands and fog), the current building goal, and
-what a trade, a discard or a gold choice does to that goal."""
+edge toward spots (roads and ships alike, with Seafarers' islands and fog), and the current building goal.
+What a trade, a discard or a gold choice does to that goal is in `cards.py`; the robber's targets in `robber.py`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from ..constants import (
     FOG,
     GENERIC_HARBOUR,
     GOLD,
-    LAND,
     PIPS,
     RESOURCES,
     ROAD_COST,
@@ -449,110 +448,5 @@ def _ends(o: Obs, ship: bool) -> set[int]:
     return ends
 
 
-# --- cards --------------------------------------------------------------------------------------------
-
-
-def discard_bundle(o: Obs, n: int) -> dict[str, int]:
-    """Discard `n` cards, keeping what the goal needs: shed the largest surplus first."""
-    _, cost = goal(o)
-    keep = list(o.hand)
-    out = [0] * 5
-    weight = RESOURCE_WEIGHT
-    for _ in range(n):
-        candidates = [r for r in range(5) if keep[r] > 0]
-        r = max(candidates, key=lambda r: (keep[r] - cost[r], -weight[r], keep[r]))
-        keep[r] -= 1
-        out[r] += 1
-    return named(out)
-
-
-def gold_bundle(o: Obs, n: int) -> dict[str, int]:
-    """Choose `n` gold-field cards: what the goal lacks first, then what I produce least."""
-    _, cost = goal(o)
-    prod = production(o, o.me)
-    hand = list(o.hand)
-    bank = list(o.bank)
-    out = [0] * 5
-    for _ in range(n):
-        options = [r for r in range(5) if bank[r] > 0]
-        if not options:
-            break
-        r = max(options, key=lambda r: (cost[r] > hand[r], -prod[r], RESOURCE_WEIGHT[r]))
-        hand[r] += 1
-        bank[r] -= 1
-        out[r] += 1
-    return named(out)
-
-
-CARD_WORTH = 0.4  # a card in hand, as a fraction of one the goal still misses
-CARD_CAP = 4  # cards of one kind beyond this add nothing (hoarding is no position)
-ROBBER_RISK = 0.3  # each card above 7 in hand, which a 7 would halve
-TRADE_MARGIN = 0.05  # below this a trade only shuffles cards
-
-
-def hand_position(hand: list[int], cost: Cost) -> float:
-    """How good a hand is for a goal: the cards the goal still misses count most, every held card (of the
-    useful kinds, up to a few of each) a little, and cards a 7 would take count against."""
-    held = sum(RESOURCE_WEIGHT[r] * min(hand[r], CARD_CAP) for r in range(5))
-    return -shortage(hand, cost) + CARD_WORTH * held - ROBBER_RISK * max(0, sum(hand) - 7)
-
-
-def trade_helps(o: Obs, give: list[int], get: list[int]) -> bool:
-    """Receiving `get` for `give` raises my position toward my goal (a 2-for-1 of a card the goal needs can: the
-    two cards may be worth more than the one given)."""
-    _, cost = goal(o)
-    hand = o.hand
-    if any(give[r] > hand[r] for r in range(5)):
-        return False
-    after = [hand[r] - give[r] + get[r] for r in range(5)]
-    return hand_position(after, cost) > hand_position(hand, cost) + TRADE_MARGIN
-
-
 def near_winning(o: Obs, seat: int) -> bool:
     return o.vp[seat] >= o.vp_target - 2
-
-
-def robber_score(o: Obs, action: Action) -> float:
-    """Block the leader's best hex and steal from them; never hurt myself."""
-    topo = o.derived.topo
-    h = action["hex"]
-    target = max(o.vp_target, 1)
-    score = 0.0
-    if action["type"] == "move_pirate":
-        for e in topo.hex_edges[h]:
-            owner = o.edge_owner[e]
-            if owner < 0 or not o.edge_ship[e]:
-                continue
-            score += -1.5 if owner == o.me else 0.3
-        victims = {action["victim"]} if "victim" in action else set()
-        if "victim" not in action and o.options.get("pirate_steal") != "one":
-            victims = {
-                o.edge_owner[e]
-                for e in topo.hex_edges[h]
-                if o.edge_owner[e] >= 0 and o.edge_ship[e] and o.edge_owner[e] != o.me and o.counts[o.edge_owner[e]]
-            }
-        for s in victims:
-            score += 2.0 * (1 + o.vp[s] / target)
-        return score
-    token = o.tokens[h]
-    pips = PIPS.get(token, 0) if o.terrain[h] in LAND or o.terrain[h] == GOLD else 0
-    for v in topo.hex_vertices[h]:
-        owner = o.vertex_owner[v]
-        if owner < 0:
-            continue
-        mult = 2 if o.vertex_city[v] else 1
-        if owner == o.me:
-            score -= 3.0 * pips * mult + 3.0
-        else:
-            score += pips * mult * (1.0 + 2.0 * o.vp[owner] / target)
-    victim = action.get("victim")
-    if victim is not None and o.counts[victim]:
-        score += 2.0 * (1.0 + 2.0 * o.vp[victim] / target) + 0.1 * o.counts[victim]
-    return score
-
-
-def robbed_me(o: Obs) -> bool:
-    """The robber sits on a producing hex next to one of my buildings."""
-    if o.robber < 0 or not o.tokens[o.robber]:
-        return False
-    return any(o.vertex_owner[v] == o.me for v in o.derived.topo.hex_vertices[o.robber])

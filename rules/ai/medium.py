@@ -13,6 +13,8 @@ from typing import Any
 
 from ..constants import KNIGHT, LARGEST_ARMY_MINIMUM, MONOPOLY, PIPS, RESOURCE_INDEX, RESOURCES
 from . import heuristics as hx
+from . import robber
+from .cards import discard_bundle, gold_bundle, trade_helps
 from .obs import Obs
 from .tracker import CardTracker
 
@@ -66,9 +68,9 @@ def decide(o: Obs, legal: list[Action], rng: random.Random, offer_ok: bool = Fal
     """The medium policy: an action for `o.me` among `legal` (or a free-form discard, gold or offer)."""
     by = hx.group(legal)
     if "discard" in by:
-        return {"type": "discard", "cards": hx.discard_bundle(o, o.discards_owed)}
+        return {"type": "discard", "cards": discard_bundle(o, o.discards_owed)}
     if "choose_gold" in by:
-        cards = hx.gold_bundle(o, o.gold_owed)
+        cards = gold_bundle(o, o.gold_owed)
         return {"type": "choose_gold", "cards": cards} if cards else by["choose_gold"][0]
     if o.phase in ("setup_settlement", "setup_road"):
         return _setup(o, by, legal)
@@ -78,7 +80,7 @@ def decide(o: Obs, legal: list[Action], rng: random.Random, offer_ok: bool = Fal
         return _close_offer(o, by)
     if "move_robber" in by or "move_pirate" in by:
         options = by.get("move_robber", []) + by.get("move_pirate", [])
-        return max(options, key=lambda a: hx.robber_score(o, a))
+        return max(options, key=lambda a: robber.robber_score(o, a))
     if "move_token" in by:
         return max(by["move_token"], key=lambda a: _token_score(o, a["hex"]))
     if o.phase == "road_building":
@@ -124,7 +126,7 @@ def _answer_offer(o: Obs, by: dict[str, list[Action]]) -> Action:
     if hx.near_winning(o, offerer) or o.vp[offerer] >= o.vp[o.me] + 3:
         return reject
     # The offer is in the offerer's terms: they give `give` (I receive it) and get `get` (I hand it over).
-    if hx.trade_helps(o, give=trade["get"], get=trade["give"]):
+    if trade_helps(o, give=trade["get"], get=trade["give"]):
         return by["accept_trade"][0]
     return reject
 
@@ -138,7 +140,7 @@ def _close_offer(o: Obs, by: dict[str, list[Action]]) -> Action:
         partner = a["seat"]
         reply = trade["replies"].get(partner) if trade else None
         terms = reply if isinstance(reply, dict) else trade
-        if terms is None or not hx.trade_helps(o, give=terms["give"], get=terms["get"]):
+        if terms is None or not trade_helps(o, give=terms["give"], get=terms["get"]):
             continue
         score = sum(terms["get"]) - sum(terms["give"]) - 0.1 * o.vp[partner]
         if best is None or score > best_score:
@@ -285,7 +287,7 @@ def _knight(o: Obs, by: dict[str, list[Action]], before_roll: bool) -> Action | 
     mine = o.knights[o.me] + 1
     others = max(o.knights[s] for s in o.opponents())
     army = o.largest_army != o.me and mine >= LARGEST_ARMY_MINIMUM and mine > others
-    if hx.robbed_me(o) or army:
+    if robber.robbed_me(o) or army:
         return by["play_knight"][0]
     if not before_roll and o.dev[KNIGHT] >= 2:
         return by["play_knight"][0]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import rules
+from rules.ai import cards, move_for
 from rules.ai import heuristics as hx
-from rules.ai import move_for
 from rules.ai.medium import decide
 from rules.ai.obs import Obs
 from rules.constants import RESOURCES
@@ -40,10 +40,10 @@ def test_a_bot_holding_its_goal_accepts_two_cards_for_a_spare_one():
     bot = (offerer + 1) % 4
     state, hand = hand_for_goal({offerer: [0, 0, 2, 0, 0]}, bot, [0, 0, 0, 1, 0])
     assert state.current == offerer
-    before = hx.hand_position(hand, goal_cost(state, bot))
+    before = cards.hand_position(hand, goal_cost(state, bot))
     rules.apply(state, offerer, {"type": "offer_trade", "give": {"wool": 2}, "get": {"grain": 1}, "to": [bot]})
     after = [hand[r] - (r == GRAIN) + 2 * (r == WOOL) for r in range(5)]
-    assert hx.hand_position(after, goal_cost(state, bot)) > before
+    assert cards.hand_position(after, goal_cost(state, bot)) > before
     assert move_for(state, bot, "medium")["type"] == "accept_trade"
 
 
