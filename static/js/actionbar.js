@@ -58,6 +58,8 @@ export function renderActions() {
   const mine = me();
   if (!mine || view.phase === "game_over") return;
   const add = (id, label, onclick, extra = "", reason = null, attrs = {}) => {
+    // A move on its way: every button waits with it (the page sends one move at a time; a click now would be lost).
+    if (app.awaiting) reason = t("prompt_sending");
     const b = button(label, onclick, { id, class: `button ${extra}`, disabled: Boolean(reason), title: reason, ...attrs });
     if (reason) b.dataset.reason = reason;
     bar.append(b);

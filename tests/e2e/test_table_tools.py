@@ -5,6 +5,7 @@ chosen by the person (live game against bots)."""
 from __future__ import annotations
 
 import json
+import time
 import zoneinfo
 
 import pytest
@@ -94,8 +95,8 @@ class TableToolsTests(BrowserCase):
             page.wait_for_selector("#help", state="hidden")
             # R rolls, E ends the turn: the same moves as the buttons.
             page.keyboard.press("r")
-            self.wait_until(page, "document.getElementById('btn-roll').disabled")
-            assert Move.objects.filter(game=game, action__type="roll", seat=self.seat(game)).exists()
+            self.wait_until(page, "document.getElementById('btn-roll').disabled")  # at once: the roll is sent
+            self.stored(game, "roll")
             self.finish_robber(page)
             # Slow bots from the end of this turn on (set while the bots wait for it: a loaded machine would
             # otherwise see them finish their turns before the pace was set).
@@ -103,7 +104,7 @@ class TableToolsTests(BrowserCase):
             after = Game.objects.get(pk=game.pk).seq
             page.keyboard.press("e")
             self.wait_until(page, "document.getElementById('btn-end-turn').disabled")
-            assert Move.objects.filter(game=game, action__type="end_turn", seat=self.seat(game)).exists()
+            self.stored(game, "end_turn")
             # Muted: remembered over a reload, and the next turn is silent.
             page.click("#sound-toggle")
             assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
@@ -118,6 +119,15 @@ class TableToolsTests(BrowserCase):
             gaps = [(b.created_at - a.created_at).total_seconds() for a, b in zip(bots, bots[1:], strict=False)]
             assert len(gaps) >= 2 and min(gaps) >= DELAY * pace.PACES["slow"] * 0.95, (gaps, json.dumps(pace.PACES))
             assert not page.errors, page.errors
+
+    def stored(self, game: Game, kind: str, timeout: float = 10) -> None:
+        """This seat's move of `kind` is in the game's moves (the page disables its bar as soon as it sends one,
+        before the server has it)."""
+        deadline = time.monotonic() + timeout
+        seat = self.seat(game)
+        while not Move.objects.filter(game=game, action__type=kind, seat=seat).exists():
+            assert time.monotonic() < deadline, f"no {kind} of seat {seat} stored within {timeout} s"
+            time.sleep(0.1)
 
     @staticmethod
     def seat(game: Game) -> int:
