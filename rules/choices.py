@@ -31,12 +31,7 @@ def discard(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
         if not any(owed):
             state.phase = ROBBER
         return [{"type": "discarded", "seat": seat, "cards": {RESOURCES[listed]: 1}, "remaining": owed[seat]}]
-    if set(action) != {"type", "cards"}:
-        raise IllegalAction("malformed", "A discard is {'type': 'discard', 'cards': {resource: count}}.")
-    cards = parse_cards(action["cards"], "cards")
-    count = sum(cards)
-    if not count or count > state.discards_owed[seat]:
-        raise IllegalAction("bad_discard_count", f"Discard between 1 and {state.discards_owed[seat]} cards.")
+    cards, count = _cards_owed(action, state.discards_owed[seat], "A discard", "bad_discard_count", "Discard")
     if any(have < need for have, need in zip(hand, cards, strict=True)):
         raise IllegalAction("cannot_afford", "You do not hold those cards.")
     for r in range(5):
@@ -51,12 +46,7 @@ def discard(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
 def choose_gold(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     if state.phase != GOLD_PHASE or not state.gold_owed[seat]:
         raise IllegalAction("not_now", "You have no gold to choose.")
-    if set(action) != {"type", "cards"}:
-        raise IllegalAction("malformed", "A gold choice is {'type': 'choose_gold', 'cards': {resource: count}}.")
-    cards = parse_cards(action["cards"], "cards")
-    count = sum(cards)
-    if not count or count > state.gold_owed[seat]:
-        raise IllegalAction("bad_gold_count", f"Choose between 1 and {state.gold_owed[seat]} cards.")
+    cards, count = _cards_owed(action, state.gold_owed[seat], "A gold choice", "bad_gold_count", "Choose")
     if any(want > have for want, have in zip(cards, state.bank, strict=True)):
         raise IllegalAction("bank_empty", "The bank does not hold those cards.")
     for r in range(5):
@@ -68,3 +58,14 @@ def choose_gold(state: State, seat: int, action: dict[str, Any]) -> list[Event]:
     if not any(state.gold_owed):
         state.phase = state.resume_phase
     return [{"type": "chose_gold", "seat": seat, "cards": named(cards)}]
+
+
+def _cards_owed(action: dict[str, Any], owed: int, what: str, code: str, verb: str) -> tuple[list[int], int]:
+    """The cards an action names ({'type': ..., 'cards': {resource: count}}), between 1 and `owed` of them."""
+    if set(action) != {"type", "cards"}:
+        raise IllegalAction("malformed", f"{what} is {{'type': '{action['type']}', 'cards': {{resource: count}}}}.")
+    cards = parse_cards(action["cards"], "cards")
+    count = sum(cards)
+    if not count or count > owed:
+        raise IllegalAction(code, f"{verb} between 1 and {owed} cards.")
+    return cards, count

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from ..actions import apply
-from ..constants import CITY_COST, SETTLEMENT_COST
+from ..constants import CITY_COST, RESOURCE_INDEX, SETTLEMENT_COST
 from ..errors import IllegalAction
 from ..legal import cached_legal_actions, to_move
 from ..scoring import victory_points
@@ -36,7 +36,7 @@ HARD_CAP = 2.0  # seconds: no decision takes longer, whatever time_limit says
 SAFETY = 0.03  # at the cap, the search stops this long before it (a rollout checks the clock every 8 actions)
 SETUP_FACTOR = 6.0  # set-up decisions (four a game, those that matter most) search this many times longer
 FREE_FORM = ("discard", "choose_gold")
-CARD_GOAL = 1.8  # my own development-card goal, above medium's 1.2 (catanatron's bots leave Largest Army free)
+CARD_GOAL = 1.8  # my own development-card goal, above obs.DEFAULT_CARD_GOAL (catanatron's bots leave Largest Army free)
 
 
 class HardBot:
@@ -221,7 +221,7 @@ def _trade_toward(o: Obs, trades: list[Action], cost: tuple[int, ...]) -> Action
         return None
     best, best_key = None, None
     for a in trades:
-        give, get = hx.RESOURCES.index(a["give"]), hx.RESOURCES.index(a["get"])
+        give, get = RESOURCE_INDEX[a["give"]], RESOURCE_INDEX[a["get"]]
         rate = o.rates[give]
         if hand[give] - rate < cost[give] or hand[get] >= cost[get]:
             continue

@@ -14,6 +14,7 @@ from ..constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, RESOURCES, TERRAIN_IND
 from ..state import Derived, State, derived_for
 
 _HARBOUR_INDEX = {name: i for i, name in enumerate(HARBOUR_NAMES)}
+DEFAULT_CARD_GOAL = 1.2  # what a development card is worth as a goal (heuristics.goal); the hard bot sets its own
 
 
 def _counts(cards: dict[str, int] | None, names: tuple[str, ...] = RESOURCES) -> list[int]:
@@ -200,7 +201,7 @@ class Obs:
             o.pending_tokens, o.hidden_left = [], 0
         o.tracker = None  # a bot that follows the game's events attaches its CardTracker (tracker.py)
         o.cache = {}
-        o.card_goal = 1.2  # what a development card is worth as a goal (heuristics.goal; the hard bot raises it)
+        o.card_goal = DEFAULT_CARD_GOAL
         return o
 
     @classmethod
@@ -261,7 +262,7 @@ class Obs:
         o.hidden_left = len(state.hidden_terrain)
         o.tracker = None
         o.cache = {}
-        o.card_goal = 1.2  # what a development card is worth as a goal (heuristics.goal; the hard bot raises it)
+        o.card_goal = DEFAULT_CARD_GOAL
         return o
 
     # --- small helpers -------------------------------------------------------------------------------

@@ -27,7 +27,6 @@ export function missingCards(cost) {
 // Why the seat cannot take a main-phase action now (null when it can): the reason a greyed button shows.
 export function mainReason(cost = null) {
   const view = app.view;
-  if (app.awaiting) return t("prompt_sending");
   if (view.current !== app.yourSeat || !view.to_move.includes(app.yourSeat)) return t("why_not_your_turn");
   if (view.phase === "roll") return t("why_roll_first");
   if (view.phase !== "main") return t("why_finish_step");
@@ -69,7 +68,7 @@ export function renderActions() {
   if (view.phase === "discard" && mine.discards_owed) add("btn-discard", t("discard_open", { n: mine.discards_owed }), () => openBundle("discard"), "primary");
   if (view.phase === "gold" && mine.gold_owed) add("btn-gold", t("gold_open", { n: mine.gold_owed }), () => openBundle("gold"), "primary");
   add("btn-roll", t("roll"), () => submit({ type: "roll" }), has("roll") ? "primary" : "",
-    has("roll") ? null : app.awaiting ? t("prompt_sending") : view.phase === "roll" && view.current === app.yourSeat ? t("why_finish_step") : t("why_rolled"));
+    has("roll") ? null : view.phase === "roll" && view.current === app.yourSeat ? t("why_finish_step") : t("why_rolled"));
   if (!app.build || !has(app.build)) app.build = null;
   for (const [piece, type, supplyKey] of BUILDS) {
     if (piece === "ship" && !view.seafarers) continue;
