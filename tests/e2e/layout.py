@@ -176,9 +176,8 @@ class LayoutSteps:
 
     def wait_answered(self, page, before: int, over: str = "", timeout: float = 15) -> None:
         """The move just made is answered: it is in the log (a move newer than `before`) and End turn is usable
-        again (or `over`, a selector shown when the game ended, is there). End turn alone says nothing: it stays
-        usable while the move travels, and the next click, made on the bar as it was before the answer, can find
-        a button the answer disabled, or be dropped as a second move while the first is on its way."""
+        again (or `over`, a selector shown when the game ended, is there). The bar is disabled while a move
+        travels; the log says which move the bar was enabled again for."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if over and page.locator(over).count():

@@ -5,7 +5,6 @@ chosen by the person (live game against bots)."""
 from __future__ import annotations
 
 import json
-import time
 import zoneinfo
 
 import pytest
@@ -17,6 +16,7 @@ from games.live import pace
 from games.models import Game, Move, Seat
 from tests.e2e.base import ARTIFACTS, BrowserCase
 from tests.games.helpers import state_of
+from tests.games.private_services import wait_until
 from tests.games.tasks.conftest import async_game
 from tests.games.test_clock_frames import apart
 
@@ -96,7 +96,7 @@ class TableToolsTests(BrowserCase):
             # R rolls, E ends the turn: the same moves as the buttons.
             page.keyboard.press("r")
             self.wait_until(page, "document.getElementById('btn-roll').disabled")  # at once: the roll is sent
-            self.stored(game, "roll")
+            wait_until(lambda: self.stored(game, "roll"), timeout=10)
             self.finish_robber(page)
             # Slow bots from the end of this turn on (set while the bots wait for it: a loaded machine would
             # otherwise see them finish their turns before the pace was set).
@@ -104,7 +104,7 @@ class TableToolsTests(BrowserCase):
             after = Game.objects.get(pk=game.pk).seq
             page.keyboard.press("e")
             self.wait_until(page, "document.getElementById('btn-end-turn').disabled")
-            self.stored(game, "end_turn")
+            wait_until(lambda: self.stored(game, "end_turn"), timeout=10)
             # Muted: remembered over a reload, and the next turn is silent.
             page.click("#sound-toggle")
             assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
@@ -120,14 +120,10 @@ class TableToolsTests(BrowserCase):
             assert len(gaps) >= 2 and min(gaps) >= DELAY * pace.PACES["slow"] * 0.95, (gaps, json.dumps(pace.PACES))
             assert not page.errors, page.errors
 
-    def stored(self, game: Game, kind: str, timeout: float = 10) -> None:
+    def stored(self, game: Game, kind: str) -> bool:
         """This seat's move of `kind` is in the game's moves (the page disables its bar as soon as it sends one,
         before the server has it)."""
-        deadline = time.monotonic() + timeout
-        seat = self.seat(game)
-        while not Move.objects.filter(game=game, action__type=kind, seat=seat).exists():
-            assert time.monotonic() < deadline, f"no {kind} of seat {seat} stored within {timeout} s"
-            time.sleep(0.1)
+        return Move.objects.filter(game=game, action__type=kind, seat=self.seat(game)).exists()
 
     @staticmethod
     def seat(game: Game) -> int:
