@@ -1,21 +1,26 @@
 """Fit the hard bot's position value (`rules/ai/value.py`) on self-play games of our engine.
 
     .venv-bench/bin/python bench/fit_value.py --games 3000 --jobs 2            # fit and compare, print weights
-    .venv-bench/bin/python bench/fit_value.py --games 3000 --jobs 2 --write    # ... and write them to value.py
+    .venv-bench/bin/python bench/fit_value.py --games 3000 --jobs 2 --write    # ... and write value_weights.py
+    .venv-bench/bin/python bench/fit_value.py --games 8000 --styles --hidden 16 --data styled.npz   # a network
 
-Medium bots play base games against each other (four seats, seeds S..S+N-1). At the start of every turn each
-seat's features (`value.features`) are recorded with who went on to win. A conditional logit (a softmax over
-the four seats of a linear score: the model `value.win_chances` evaluates) is fitted by Newton's method with a
-small ridge, on the games of 4 seeds in 5; the fifth is held out. Prints the held-out log-loss and accuracy
-(the future winner ranked first) of the weights in value.py now and of the new fit. The fit runs offline in
-the benchmark's environment (numpy, bench/requirements.txt); the site reads the weights only (pure Python).
+Medium bots play base games against each other (four seats, seeds S..S+N-1); with `--styles` each seat is a
+medium bot of a style of its own (its development-card goal drawn per game, some random moves: `StyledMedium`).
+At the start of every turn each seat's features (`value.features`) are recorded with who went on to win
+(`--data` keeps them in an .npz and reads them back). A conditional logit (a softmax over the four seats of a
+linear score: the model `value.win_chances` evaluates) is fitted by Newton's method with a small ridge, on the
+games of 4 seeds in 5; the fifth is held out. `--hidden N` adds N tanh units to the score, trained with Adam
+from the linear fit (`bench/value_net.py`). Prints the held-out log-loss and accuracy (the future winner
+ranked first) of the weights in rules/ai/value_weights.py now, of the linear fit and of the new fit. The fit
+runs offline in the benchmark's environment (numpy, bench/requirements.txt); the site reads the weights only
+(pure Python).
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
-import re
+import random
 import sys
 import time
 from pathlib import Path
@@ -25,16 +30,45 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import rules  # noqa: E402
-from rules.ai import BOTS, choose_for, value  # noqa: E402
+import value_net  # noqa: E402
 
-VALUE_PY = ROOT / "rules" / "ai" / "value.py"
+import rules  # noqa: E402
+from rules.ai import BOTS, choose_for, value, value_weights  # noqa: E402
+from rules.ai.medium import decide, observe_view  # noqa: E402
+
+WEIGHTS_PY = ROOT / "rules" / "ai" / "value_weights.py"
+
+
+class StyledMedium:
+    """A medium bot with a style of its own for the population games (`--styles`): its development-card goal
+    (`Obs.card_goal`, medium's 1.2) drawn per game, and a small share of random legal actions, so the fit sees
+    card-heavy and city-heavy seats meet and learns what wins, not what one policy's games look like."""
+
+    name = "medium"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.card_goal = self.rng.uniform(0.4, 2.6)
+        self.explore = self.rng.choice((0.0, 0.03))
+
+    def choose(self, view: dict, legal: list[dict]) -> dict:
+        if len(legal) == 1 and legal[0]["type"] not in ("end_turn", "discard", "choose_gold"):
+            return legal[0]
+        if self.rng.random() < self.explore and all(a["type"] not in ("discard", "choose_gold") for a in legal):
+            return self.rng.choice(legal)
+        o = observe_view(view, None)
+        o.card_goal = self.card_goal
+        return decide(o, legal, self.rng)
+
+
+STYLES = False  # set by --styles in the parent, passed to the workers by fork
 
 
 def positions(seed: int) -> tuple[list[list[list[float]]], int | None]:
     """One self-play game: the features of every seat at every turn start, and the winner."""
     state = rules.new_game("base", 4, seed, {"seat_order": "fixed"})
-    bots = [BOTS["medium"](seed=seed * 10 + s) for s in range(4)]
+    make = StyledMedium if STYLES else BOTS["medium"]
+    bots = [make(seed=seed * 10 + s) for s in range(4)]
     out: list[list[list[float]]] = []
     last_turn = -1
     for _ in range(20_000):
@@ -78,15 +112,26 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 30) -> n
     return w
 
 
-def write(weights: list[float]) -> None:
-    text = VALUE_PY.read_text()
-    body = "".join(f"    {w:.4f},\n" for w in weights)
-    text, count = re.subn(
-        r"WEIGHTS: tuple\[float, \.\.\.\] = \(\n.*?\n\)", f"WEIGHTS: tuple[float, ...] = (\n{body})", text, flags=re.S
-    )
-    if count != 1:
-        raise SystemExit("WEIGHTS block not found in value.py")
-    VALUE_PY.write_text(text)
+def games_data(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every turn start's features [position, seat, feature], the winner and the game's seed of each."""
+    if args.data and Path(args.data).exists():
+        saved = np.load(args.data)
+        return saved["x"].astype(float), saved["y"], saved["g"]
+    seeds = range(args.seed, args.seed + args.games)
+    with multiprocessing.Pool(args.jobs) as pool:
+        games = pool.map(positions, seeds, chunksize=20)
+    xs: list = []
+    ys: list[int] = []
+    gs: list[int] = []
+    for seed, (rows, winner) in zip(seeds, games, strict=True):
+        if winner is not None:
+            xs.extend(rows)
+            ys.extend([winner] * len(rows))
+            gs.extend([seed] * len(rows))
+    x, y, g = np.array(xs, dtype=np.float32), np.array(ys), np.array(gs)
+    if args.data:
+        np.savez_compressed(args.data, x=x, y=y, g=g)
+    return x.astype(float), y, g
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,33 +140,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1_000_000)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--ridge", type=float, default=1e-3)
-    parser.add_argument("--write", action="store_true", help="write the new weights into rules/ai/value.py")
+    parser.add_argument("--write", action="store_true", help="write the new weights to rules/ai/value_weights.py")
+    parser.add_argument("--hidden", type=int, default=0, help="tanh units beside the linear score (0: linear)")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--data", help="an .npz of the games' positions: read when it exists, else written")
+    parser.add_argument("--styles", action="store_true", help="population games: each seat a style (StyledMedium)")
     args = parser.parse_args(argv)
+    global STYLES
+    STYLES = args.styles
     started = time.perf_counter()
-    seeds = range(args.seed, args.seed + args.games)
-    with multiprocessing.Pool(args.jobs) as pool:
-        games = pool.map(positions, seeds, chunksize=20)
-    split: dict[bool, tuple[list, list]] = {True: ([], []), False: ([], [])}
-    for seed, (rows, winner) in zip(seeds, games, strict=True):
-        if winner is None:
-            continue
-        xs, ys = split[seed % 5 == 0]
-        xs.extend(rows)
-        ys.extend([winner] * len(rows))
-    xt, yt = np.array(split[False][0]), np.array(split[False][1])
-    xh, yh = np.array(split[True][0]), np.array(split[True][1])
+    x, y, g = games_data(args)
+    held = g % 5 == 0
+    xt, yt, xh, yh = x[~held], y[~held], x[held], y[held]
     took = time.perf_counter() - started
     print(f"{len(xt)} training and {len(xh)} held-out positions, {took:.0f} s", file=sys.stderr)
-    old = np.array(value.WEIGHTS)
-    new = fit(xt, yt, args.ridge)
-    for label, w in (("value.py now", old), ("new fit", new)):
-        nll, acc = loss(w, xh, yh)
+    old = value_net.linear(value_weights.LINEAR)
+    if value_weights.HIDDEN:
+        old["W1"], old["w2"] = np.array(value_weights.HIDDEN).T, np.array(value_weights.OUTPUT)
+        old["b1"] = np.array(value_weights.HIDDEN_BIAS)
+    lin = fit(xt, yt, args.ridge)
+    new = value_net.train(xt, yt, lin, args.hidden, args.epochs) if args.hidden else value_net.linear(lin)
+    for label, p in (("value_weights.py now", old), ("linear fit", value_net.linear(lin)), ("new fit", new)):
+        nll, acc = value_net.loss(p, xh, yh)
         print(f"{label}: held-out log-loss {nll:.4f}, winner ranked first {100 * acc:.1f}%")
-    for name, a, b in zip(value.FEATURES, old, new, strict=True):
-        print(f"  {name:40} {a:8.4f} -> {b:8.4f}")
+    for name, a, b in zip(value.FEATURES, old["v"], new["v"], strict=True):
+        print(f"  {name:40} {a:8.4f} -> {b:8.4f} (linear part)")
     if args.write:
-        write([float(w) for w in new])
-        print(f"written to {VALUE_PY.relative_to(ROOT)}", file=sys.stderr)
+        how = (
+            f"bench/fit_value.py --games {args.games} --seed {args.seed}{' --styles' if args.styles else ''}"
+            f" --hidden {args.hidden} --epochs {args.epochs}: {len(xt)} training positions; held-out log-loss"
+            f" {value_net.loss(new, xh, yh)[0]:.4f} on {len(xh)} (the linear fit alone:"
+            f" {value_net.loss(value_net.linear(lin), xh, yh)[0]:.4f})."
+        )
+        value_net.write(new, WEIGHTS_PY, how)
+        print(f"written to {WEIGHTS_PY.relative_to(ROOT)}", file=sys.stderr)
     return 0
 
 

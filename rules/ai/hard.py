@@ -36,6 +36,7 @@ HARD_CAP = 2.0  # seconds: no decision takes longer, whatever time_limit says
 SAFETY = 0.03  # at the cap, the search stops this long before it (a rollout checks the clock every 8 actions)
 SETUP_FACTOR = 6.0  # set-up decisions (four a game, those that matter most) search this many times longer
 FREE_FORM = ("discard", "choose_gold")
+ROAD_GOAL = 2.0  # my own goal for a road toward a spot, above obs.DEFAULT_ROAD_GOAL: expand before buying cards
 CARD_GOAL = 1.8  # my own development-card goal, above obs.DEFAULT_CARD_GOAL (catanatron's bots leave Largest Army free)
 
 
@@ -74,7 +75,7 @@ class HardBot:
             return legal[0]
         started = time.perf_counter()
         o = observe_view(view, self.tracker)
-        o.card_goal = CARD_GOAL
+        o.card_goal, o.road_goal = CARD_GOAL, ROAD_GOAL
         base = decide(o, legal, self.rng, offer_ok=offer_allowed(o))
         if base["type"] in ("offer_trade", *FREE_FORM):
             return base
@@ -259,7 +260,7 @@ def rollout(
         else:
             obs = Obs.from_state(state, seat)
             if seat == me:
-                obs.card_goal = CARD_GOAL
+                obs.card_goal, obs.road_goal = CARD_GOAL, ROAD_GOAL
             action = decide(obs, legal, rng)
         if action["type"] == "end_turn":
             ended += 1

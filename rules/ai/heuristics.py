@@ -386,7 +386,7 @@ def goal(o: Obs) -> tuple[str, Cost]:
             edge, value = _best_extension(o)
             if edge is not None and value >= 1.5:
                 cost = SHIP_COST if edge[1] else ROAD_COST
-                options.append((1.2 + 0.08 * value, "ship" if edge[1] else "road", cost))
+                options.append((o.road_goal + 0.08 * value, "ship" if edge[1] else "road", cost))
     if o.seafarers and o.derived.rules.get("trade_lines"):
         plan = crossing(o)
         if plan is not None:

@@ -14,6 +14,7 @@ from ..constants import DEVELOPMENT_CARDS, HARBOUR_NAMES, RESOURCES, TERRAIN_IND
 from ..state import Derived, State, derived_for
 
 _HARBOUR_INDEX = {name: i for i, name in enumerate(HARBOUR_NAMES)}
+DEFAULT_ROAD_GOAL = 1.2  # what a road toward a settlement spot is worth as a goal, before the spot's value
 DEFAULT_CARD_GOAL = 1.2  # what a development card is worth as a goal (heuristics.goal); the hard bot sets its own
 
 
@@ -113,6 +114,7 @@ class Obs:
         "tracker",
         "cache",
         "card_goal",
+        "road_goal",
     )
 
     @classmethod
@@ -202,6 +204,7 @@ class Obs:
         o.tracker = None  # a bot that follows the game's events attaches its CardTracker (tracker.py)
         o.cache = {}
         o.card_goal = DEFAULT_CARD_GOAL
+        o.road_goal = DEFAULT_ROAD_GOAL
         return o
 
     @classmethod
@@ -263,6 +266,7 @@ class Obs:
         o.tracker = None
         o.cache = {}
         o.card_goal = DEFAULT_CARD_GOAL
+        o.road_goal = DEFAULT_ROAD_GOAL
         return o
 
     # --- small helpers -------------------------------------------------------------------------------

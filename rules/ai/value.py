@@ -1,18 +1,23 @@
-"""A learned position value for the hard bot's searches: each seat's features go through a linear score, and
-a softmax over seats gives each one's chance to win (a conditional logit). The weights were fitted on the
-positions of medium-bot self-play games (base game, every turn start), against who won, by
-`bench/fit_value.py --games 3000` (seeds 1,000,000 on). Issue 43 added four features (how far the hand is
-from a city and from a settlement, up to two ready settlement spots, ore income): held-out log-loss 1.0566,
-against 1.0638 for the previous 24 weights on the same 44,476 positions.
+"""A learned position value for the hard bot's searches: each seat's features go through a score, and a softmax
+over seats gives each one's chance to win (a conditional logit). The score is linear, plus optional tanh hidden
+units (`seat_score`); the weights live in `value_weights.py`, written by `bench/fit_value.py`, which fits them on
+the positions of medium-bot self-play games (base game, every turn start), against who won. Issue 43 added four
+features (how far the hand is from a city and from a settlement, up to two ready settlement spots, ore income):
+held-out log-loss 1.0566, against 1.0638 for the previous 24 weights on the same 44,476 positions. Its third
+round fitted a network of 16 hidden units on population games (`--styles`), better at predicting (1.0171
+against 1.0350) but no stronger at play: the weights in use are the linear ones (docs/BOTS.md).
 """
 
 from __future__ import annotations
 
 import math
+from operator import mul
+from types import ModuleType
 
 from ..constants import GENERIC_HARBOUR, PIPS
 from ..scoring import victory_points
 from ..state import GAME_OVER, State
+from . import value_weights
 
 FEATURES = (
     "victory points",
@@ -45,36 +50,6 @@ FEATURES = (
     "ore income",
 )
 
-WEIGHTS: tuple[float, ...] = (
-    0.8969,
-    0.9996,
-    -0.2197,
-    -0.1385,
-    0.8955,
-    -0.1651,
-    -0.0222,
-    -0.1713,
-    -0.0262,
-    0.0000,
-    0.2467,
-    0.4776,
-    0.4181,
-    0.7028,
-    0.1564,
-    0.7111,
-    0.1603,
-    0.0886,
-    0.0753,
-    0.0816,
-    -0.0886,
-    0.3237,
-    -0.9563,
-    -0.8404,
-    0.6851,
-    0.2856,
-    0.2583,
-    0.1102,
-)
 
 
 def seat_income(state: State, seat: int) -> list[float]:
@@ -163,11 +138,19 @@ def all_features(state: State) -> list[list[float]]:
     return [features(state, s, progress) for s in range(state.players)]
 
 
-def win_chances(state: State, weights: tuple[float, ...] = WEIGHTS) -> list[float]:
+def seat_score(f: list[float], net: ModuleType = value_weights) -> float:
+    """One seat's score from its features: the linear part, plus the hidden units' (tanh) corrections."""
+    total = sum(map(mul, net.LINEAR, f))
+    for unit, bias, out in zip(net.HIDDEN, net.HIDDEN_BIAS, net.OUTPUT, strict=True):
+        total += out * math.tanh(bias + sum(map(mul, unit, f)))
+    return total
+
+
+def win_chances(state: State) -> list[float]:
     """Each seat's chance to win from here (a finished game: 1 for the winner)."""
     if state.phase == GAME_OVER:
         return [1.0 if s == state.winner else 0.0 for s in range(state.players)]
-    scores = [sum(w * x for w, x in zip(weights, f, strict=True)) for f in all_features(state)]
+    scores = [seat_score(f) for f in all_features(state)]
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)

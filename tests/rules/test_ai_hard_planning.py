@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import rules
-from rules.ai import hard, value
+from rules.ai import hard, value, value_weights
 from rules.ai import heuristics as hx
 from rules.ai.medium import decide, observe_view
 from rules.ai.obs import Obs
@@ -38,7 +38,9 @@ def test_a_trade_toward_a_plan_never_gives_what_the_plan_needs() -> None:
 
 
 def test_value_has_one_weight_per_feature_and_prefers_a_city() -> None:
-    assert len(value.WEIGHTS) == len(value.FEATURES)
+    assert len(value_weights.LINEAR) == len(value.FEATURES)
+    assert all(len(unit) == len(value.FEATURES) for unit in value_weights.HIDDEN)
+    assert len(value_weights.HIDDEN_BIAS) == len(value_weights.OUTPUT) == len(value_weights.HIDDEN)
     description = {**after_set_up(), "phase": "main", "dice": [3, 3]}
     before = value.win_chances(rules.position(description))[0]
     seat = description["seats"][0]
@@ -59,3 +61,21 @@ def test_value_tells_knights_from_progress_cards() -> None:
     state = rules.position({**description, "seats": seats, "deck": deck})
     row = value.features(state, 0, 0.3)
     assert row[knight] == 1 and row[progress] == 1
+
+
+def test_the_hard_bot_saves_for_a_road_toward_a_spot_before_a_card() -> None:
+    # A card each of the five: a road (toward a spot two edges out: none is ready after the set-up) and a
+    # development card are both paid for. Medium takes the road; the hard bot's card goal alone (1.8) would
+    # take the card whenever the spot is modest, its road goal (2.0) keeps the road first, as medium does.
+    state = main_phase({0: [1, 1, 1, 1, 1]})
+    o = _obs(state)
+    assert not hx.my_settlement_spots(o)
+    _, reach = hx._best_extension(o)
+    assert reach >= 1.5
+    assert hx.goal(o)[0] == "road"
+    o = _obs(state)
+    o.card_goal = hard.CARD_GOAL
+    assert hx.goal(o)[0] == ("road" if 1.2 + 0.08 * reach > hard.CARD_GOAL else "development")
+    o = _obs(state)
+    o.card_goal, o.road_goal = hard.CARD_GOAL, hard.ROAD_GOAL
+    assert hx.goal(o)[0] == "road"
