@@ -9,6 +9,8 @@ import os
 import signal
 import tempfile
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,32 @@ def fleet(postgres, redis_url, tmp_path):
             stop(process)
 
 
+def readiness(ports: list[int]) -> dict[int, str]:
+    """What each node's /healthz/ready answers, asked directly (the details: the caller is on the machine)."""
+    out = {}
+    for port in ports:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/ready", timeout=5) as answer:
+                out[port] = f"{answer.status} {answer.read().decode()[:300]}"
+        except urllib.error.HTTPError as answer:
+            out[port] = f"{answer.code} {answer.read().decode()[:300]}"
+        except OSError as error:
+            out[port] = repr(error)
+    return out
+
+
+def wait_ready(ports: list[int], seconds: float = 60) -> str:
+    """Until every node answers 200 on /healthz/ready; what they said on the way (the test fails after `seconds`)."""
+    deadline, said = time.monotonic() + seconds, []
+    while True:
+        now = readiness(ports)
+        if all(text.startswith("200") for text in now.values()):
+            return f"ready after {len(said)} checks: {said[-3:]}"
+        said.append(str(now))
+        assert time.monotonic() < deadline, f"the nodes were not ready in {seconds} s: {said[-3:]}"
+        time.sleep(0.5)
+
+
 def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(fleet, monkeypatch, tmp_path):
     from playwright.sync_api import sync_playwright
 
@@ -74,16 +102,28 @@ def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(
             ws.on("close", lambda _ws: socket_errors.append(f"closed after {time.monotonic() - sockets[-1]:.1f} s"))
 
         page.on("websocket", opened)
-        response = page.goto(f"{url}/games/{game.pk}/")
-        try:
-            page.wait_for_selector('#connection[data-state="connected"]', timeout=45_000)
-        except Exception as error:  # once in a loaded run the first socket never opened: say what was seen
-            logs = {path.name: path.read_text()[-3000:] for path in tmp_path.glob("node-*.log")}
-            badge = page.get_attribute("#connection", "data-state")
-            raise AssertionError(
-                f"no connection in 45 s: page {response and response.status}, badge {badge}, {len(sockets)} "
-                f"sockets, {socket_errors}, node logs: {logs}"
-            ) from error
+        # This test is about the move between nodes, not the first connection. Twice in a loaded run of the whole
+        # suite (another worker's tests beside it) both nodes answered 503 on /healthz/ready for tens of seconds
+        # after the page's HTML had come: the balancer then served none of its scripts, so no socket ever opened
+        # (0 sockets, the badge still "connecting"). The page is loaded once both nodes say they are ready, and
+        # loaded again (once) when no socket came: what the readiness checks said is kept in the test's log.
+        seen: list[str] = []
+        for attempt in range(2):
+            seen.append(wait_ready(ports))
+            response = page.goto(f"{url}/games/{game.pk}/")
+            try:
+                page.wait_for_selector('#connection[data-state="connected"]', timeout=45_000)
+                break
+            except Exception as error:
+                seen.append(
+                    f"no connection in 45 s: page {response and response.status}, badge "
+                    f"{page.get_attribute('#connection', 'data-state')}, {len(sockets)} sockets, "
+                    f"{socket_errors}, readiness {readiness(ports)}"
+                )
+                if attempt:
+                    logs = {path.name: path.read_text()[-3000:] for path in tmp_path.glob("node-*.log")}
+                    raise AssertionError(f"{seen}, node logs: {logs}") from error
+        (tmp_path / "first-connection.log").write_text("\n".join(seen))
         page.evaluate(WATCH)
         for index, port in enumerate(ports):  # a rolling restart: one node at a time
             processes[index].send_signal(signal.SIGTERM)
@@ -96,9 +136,7 @@ def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(
         assert len(sockets) >= 2
         shown = [state for _, state in states]
         assert "reconnecting" in shown and shown[-1] == "connected"
-        gaps = [
-            states[i + 1][0] - at for i, (at, state) in enumerate(states[:-1]) if state == "reconnecting"
-        ]
+        gaps = [states[i + 1][0] - at for i, (at, state) in enumerate(states[:-1]) if state == "reconnecting"]
         assert gaps and max(gaps) < 2000, states
         # Same position, and play goes on: the first player's first setup settlement.
         seq = Game.objects.get(pk=game.pk).seq
