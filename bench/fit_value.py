@@ -83,15 +83,6 @@ def positions(seed: int) -> tuple[list[list[list[float]]], int | None]:
     return out, state.winner
 
 
-def loss(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Mean negative log-likelihood and accuracy of weights `w` on positions x[n, seat, feature]."""
-    scores = x @ w
-    scores -= scores.max(axis=1, keepdims=True)
-    logp = scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))
-    rows = np.arange(len(y))
-    return float(-logp[rows, y].mean()), float((scores.argmax(axis=1) == y).mean())
-
-
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 30) -> np.ndarray:
     n, seats, f = x.shape
     w = np.zeros(f)
@@ -154,23 +145,21 @@ def main(argv: list[str] | None = None) -> int:
     xt, yt, xh, yh = x[~held], y[~held], x[held], y[held]
     took = time.perf_counter() - started
     print(f"{len(xt)} training and {len(xh)} held-out positions, {took:.0f} s", file=sys.stderr)
-    old = value_net.linear(value_weights.LINEAR)
-    if value_weights.HIDDEN:
-        old["W1"], old["w2"] = np.array(value_weights.HIDDEN).T, np.array(value_weights.OUTPUT)
-        old["b1"] = np.array(value_weights.HIDDEN_BIAS)
+    old = value_net.read(value_weights)
     lin = fit(xt, yt, args.ridge)
     new = value_net.train(xt, yt, lin, args.hidden, args.epochs) if args.hidden else value_net.linear(lin)
+    held_out = {}
     for label, p in (("value_weights.py now", old), ("linear fit", value_net.linear(lin)), ("new fit", new)):
-        nll, acc = value_net.loss(p, xh, yh)
+        held_out[label] = nll, acc = value_net.loss(p, xh, yh)
         print(f"{label}: held-out log-loss {nll:.4f}, winner ranked first {100 * acc:.1f}%")
     for name, a, b in zip(value.FEATURES, old["v"], new["v"], strict=True):
         print(f"  {name:40} {a:8.4f} -> {b:8.4f} (linear part)")
     if args.write:
         how = (
             f"bench/fit_value.py --games {args.games} --seed {args.seed}{' --styles' if args.styles else ''}"
-            f" --hidden {args.hidden} --epochs {args.epochs}: {len(xt)} training positions; held-out log-loss"
-            f" {value_net.loss(new, xh, yh)[0]:.4f} on {len(xh)} (the linear fit alone:"
-            f" {value_net.loss(value_net.linear(lin), xh, yh)[0]:.4f})."
+            f"{f' --data {args.data}' if args.data else ''} --hidden {args.hidden} --epochs {args.epochs}:"
+            f" {len(xt)} training positions; held-out log-loss"
+            f" {held_out['new fit'][0]:.4f} on {len(xh)} (the linear fit alone: {held_out['linear fit'][0]:.4f})."
         )
         value_net.write(new, WEIGHTS_PY, how)
         print(f"written to {WEIGHTS_PY.relative_to(ROOT)}", file=sys.stderr)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -36,6 +37,14 @@ def linear(w: np.ndarray) -> Params:
     """A linear fit as a network without hidden units."""
     f = len(w)
     return {"v": np.asarray(w, dtype=float), "W1": np.zeros((f, 0)), "b1": np.zeros(0), "w2": np.zeros(0)}
+
+
+def read(net: ModuleType) -> Params:
+    """The weights a module holds (`rules/ai/value_weights.py`), as a network numpy scores."""
+    p = linear(np.array(net.LINEAR))
+    if net.HIDDEN:
+        p.update(W1=np.array(net.HIDDEN).T, b1=np.array(net.HIDDEN_BIAS), w2=np.array(net.OUTPUT))
+    return p
 
 
 def train(

@@ -9,8 +9,6 @@ import os
 import signal
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,9 @@ from games.models import Game
 from tests.conftest import missing_browser
 from tests.e2e.base import CHROMIUM, LAUNCH_ARGS
 from tests.games.helpers import started_game
+from tests.games.private_services import wait_until
 from tests.games.servers import free_port, server_env, session_for, start_server, stop
+from tests.games.test_drain import answer
 from tests.games.test_pooler import _need_fleet_packages
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,15 +52,12 @@ def fleet(postgres, redis_url, tmp_path):
             stop(process)
 
 
-def readiness(ports: list[int]) -> dict[int, str]:
+def readiness(ports: list[int]) -> dict[int, tuple[int, dict] | str]:
     """What each node's /healthz/ready answers, asked directly (the details: the caller is on the machine)."""
-    out = {}
+    out: dict[int, tuple[int, dict] | str] = {}
     for port in ports:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/ready", timeout=5) as answer:
-                out[port] = f"{answer.status} {answer.read().decode()[:300]}"
-        except urllib.error.HTTPError as answer:
-            out[port] = f"{answer.code} {answer.read().decode()[:300]}"
+            out[port] = answer(port, "/healthz/ready")
         except OSError as error:
             out[port] = repr(error)
     return out
@@ -68,14 +65,17 @@ def readiness(ports: list[int]) -> dict[int, str]:
 
 def wait_ready(ports: list[int], seconds: float = 60) -> str:
     """Until every node answers 200 on /healthz/ready; what they said on the way (the test fails after `seconds`)."""
-    deadline, said = time.monotonic() + seconds, []
-    while True:
-        now = readiness(ports)
-        if all(text.startswith("200") for text in now.values()):
-            return f"ready after {len(said)} checks: {said[-3:]}"
-        said.append(str(now))
-        assert time.monotonic() < deadline, f"the nodes were not ready in {seconds} s: {said[-3:]}"
-        time.sleep(0.5)
+    said: list[dict] = []
+
+    def ready() -> bool:
+        said.append(readiness(ports))
+        return all(isinstance(now, tuple) and now[0] == 200 for now in said[-1].values())
+
+    try:
+        wait_until(ready, seconds, step=0.5)
+    except AssertionError as error:
+        raise AssertionError(f"the nodes were not ready: {error}: {said[-3:]}") from error
+    return f"ready after {len(said) - 1} checks: {said[-4:-1]}"
 
 
 def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(fleet, monkeypatch, tmp_path):
