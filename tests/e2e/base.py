@@ -23,6 +23,7 @@ import rules
 from games.models import Game
 from rules.ai import RandomBot, play_game
 from tests.conftest import missing_browser
+from tests.e2e.flush import FlushRetry
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -51,7 +52,7 @@ MENU = """() => {
     EMAIL_FILE_PATH=MAIL_DIR,
     BOT_LIVE_DELAY_SECONDS=0,
 )
-class BrowserCase(ChannelsLiveServerTestCase):
+class BrowserCase(FlushRetry, ChannelsLiveServerTestCase):
     serve_static = True
 
     @classmethod
