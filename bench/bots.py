@@ -11,6 +11,15 @@ The hero's seat rotates game by game with the first player fixed at seat 0, so i
 equally often: the first-player advantage cancels. Every game is checked for illegal moves and stalls (no
 winner within 20,000 actions). Runs on one core unless --jobs says otherwise.
 Prints one table and writes it to docs/PERFORMANCE.md between the bench:bots markers (--no-write skips).
+
+Against catanatron's bots (issue 43): `--against alphabeta` (or `value`) plays the hard bot against three of them
+instead, in the benchmark's own environment (catanatron installed there only, never in the site's):
+
+    .venv/bin/python bench/bots.py --against alphabeta --games 60 --time-limit 1 --jobs 2 -- --log ab1.jsonl
+
+hands over to bench/run_vs_catanatron.sh with --games, --time-limit, --seed and --jobs, and whatever follows
+`--` (--hero, --log, --skip, --merge, --no-offers: see bench/vs_catanatron.py); it prints win rates with 95%
+Wilson intervals and where games are won and lost (cities, roads, army, trades, cards).
 """
 
 from __future__ import annotations
@@ -215,6 +224,28 @@ def write_doc(output: str, command: str, wall: float) -> None:
     write_section("bots", section)
 
 
+AGAINST = ("alphabeta", "value")  # catanatron's bots, as bench/vs_catanatron.py names them
+
+
+def against_command(args: argparse.Namespace, rest: list[str]) -> list[str]:
+    """The command that plays `--against`: bench/vs_catanatron.py in the benchmark's environment."""
+    return [
+        "bash",
+        str(ROOT / "bench" / "run_vs_catanatron.sh"),
+        "--opponent",
+        args.against,
+        "--games",
+        str(args.games),
+        "--time-limit",
+        f"{args.time_limit:g}",
+        "--seed",
+        str(args.seed),
+        "--jobs",
+        str(args.jobs),
+        *rest,
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/bots.py", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=400, help="games per headline matchup (base)")
@@ -229,7 +260,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-headline", action="store_true", help="only the per-scenario matrix")
     parser.add_argument("--no-write", action="store_true", help="do not update docs/PERFORMANCE.md")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--against",
+        choices=AGAINST,
+        default=None,
+        help="play the hard bot against three of catanatron's AlphaBeta or Value bots (bench/vs_catanatron.py)",
+    )
+    argv = list(sys.argv[1:] if argv is None else argv)
+    rest = argv[argv.index("--") + 1 :] if "--" in argv else []
+    args = parser.parse_args(argv[: len(argv) - len(rest) - (1 if "--" in argv else 0)])
+    if args.against:
+        command = against_command(args, rest)
+        os.execvp(command[0], command)
     if args.scenario_time_limit is None:
         args.scenario_time_limit = args.time_limit
     tasks = tasks_for(args)
@@ -256,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     output = table(tallies)
     print(output)
     if not args.no_write:
-        command = ".venv/bin/python bench/bots.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        command = ".venv/bin/python bench/bots.py " + " ".join(argv)
         write_doc(output, command.strip(), wall)
     return 1 if any(t.illegal or t.finished < t.games for t in tallies.values()) else 0
 
