@@ -3,8 +3,7 @@
 For a decision with a real choice, the medium policy proposes a handful of candidate actions (its own pick
 first). Each iteration samples one complete state consistent with the view (`determinize`), and plays every
 candidate on a copy of that same sample with the same dice (common random numbers, so candidates are
-compared on equal luck), then lets the medium policy play all seats for a short horizon (to the end of my next
-turn; with `DEEP_TIME` seconds or more a decision, of the turn after) and scores the
+compared on equal luck), then lets the medium policy play all seats for a short horizon and scores the
 position (victory points, production, cards, with a win or loss dominating). The bot keeps the medium pick
 unless another candidate beats it by a clear, paired margin. A decision with one legal action returns at
 once; every decision stops at `time_limit` seconds (set-up decisions `SETUP_FACTOR` times that), and
@@ -39,7 +38,6 @@ SETUP_FACTOR = 6.0  # set-up decisions (four a game, those that matter most) sea
 FREE_FORM = ("discard", "choose_gold")
 ROAD_GOAL = 2.0  # my own goal for a road toward a spot, above obs.DEFAULT_ROAD_GOAL: expand before buying cards
 CARD_GOAL = 1.8  # my own development-card goal, above obs.DEFAULT_CARD_GOAL (catanatron's bots leave Largest Army free)
-DEEP_TIME = 0.5  # seconds a decision from which the rollouts look two rounds ahead, not one (issue 43, docs/BOTS.md)
 
 
 class HardBot:
@@ -90,7 +88,7 @@ class HardBot:
 
     def _search(self, view: dict[str, Any], o: Obs, options: list[Action], deadline: float) -> Action:
         me = o.me
-        horizon = self.horizon if self.horizon is not None else _horizon(o, self.time_limit)
+        horizon = self.horizon if self.horizon is not None else _horizon(o)
         scores: list[list[float]] = [[] for _ in options]
         n = 0
         clock = time.perf_counter
@@ -135,13 +133,11 @@ def pick(options: list[Action], scores: list[list[float]], z: float = 1.0) -> Ac
     return best
 
 
-def _horizon(o: Obs, time_limit: float) -> int:
-    """Turn ends to simulate: through the set-up and a first round; else to the end of my next turn, or with
-    `DEEP_TIME` seconds or more of the turn after it, so that a plan over two turns (save for a city, a road then
-    a settlement) is played out: a tenth of the iterations at 0.1 s could not afford rollouts twice as long."""
-    if o.phase in ("setup_settlement", "setup_road") or time_limit < DEEP_TIME:
+def _horizon(o: Obs) -> int:
+    """Turn ends to simulate: through the set-up and a first round, else to the end of my next turn."""
+    if o.phase in ("setup_settlement", "setup_road"):
         return o.players + 1
-    return 2 * o.players + 1
+    return o.players + 1
 
 
 def candidates(o: Obs, legal: list[Action], base: Action, k: int) -> list[Action]:

@@ -79,27 +79,3 @@ def test_the_hard_bot_saves_for_a_road_toward_a_spot_before_a_card() -> None:
     o = _obs(state)
     o.card_goal, o.road_goal = hard.CARD_GOAL, hard.ROAD_GOAL
     assert hx.goal(o)[0] == "road"
-
-
-def test_given_time_the_rollouts_look_two_rounds_ahead(monkeypatch) -> None:
-    """From DEEP_TIME seconds a decision the search plays its rollouts to the end of my turn after next (two
-    rounds), below it to the end of my next turn; the set-up always through its first round."""
-    horizons: list[int] = []
-    play = hard.rollout
-
-    def rollout(state: rules.State, me: int, turns: int, *args, **kwargs) -> None:
-        horizons.append(turns)
-        play(state, me, turns, *args, **kwargs)
-
-    monkeypatch.setattr(hard, "rollout", rollout)
-    state = main_phase({0: [1, 1, 1, 1, 3]})  # a settlement or a card to weigh against ending the turn
-    legal = rules.legal_actions(state, 0)
-    for limit, expected in ((hard.DEEP_TIME, 2 * state.players + 1), (hard.DEEP_TIME / 5, state.players + 1)):
-        horizons.clear()
-        bot = hard.HardBot(seed=3, time_limit=limit, max_iterations=2)
-        bot.choose(rules.view(state, 0), legal)
-        assert horizons and set(horizons) == {expected}
-    setup = rules.new_game("base", 4, 5, {"seat_order": "fixed"})
-    horizons.clear()
-    hard.HardBot(seed=3, time_limit=1.0, max_iterations=2).choose(rules.view(setup, 0), rules.legal_actions(setup, 0))
-    assert horizons and set(horizons) == {setup.players + 1}
