@@ -12,6 +12,7 @@ flusher still names it. Both Django's own loggers and ours go through the same f
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sys
@@ -26,11 +27,16 @@ FORMATS = ("json", "console")
 
 
 def _json(event: dict[str, Any], **_kwargs: Any) -> str:
-    return orjson.dumps(event, default=str).decode()
+    return _json_bytes(event).decode()
 
 
 def _json_bytes(event: dict[str, Any], **_kwargs: Any) -> bytes:
-    return orjson.dumps(event, default=str)
+    """orjson, or the standard library's json for what orjson refuses: an integer beyond 64 bits (a request's id
+    as a client typed it, logged before anything could refuse it) must not turn a log line into a 500."""
+    try:
+        return orjson.dumps(event, default=str)
+    except TypeError:
+        return json.dumps(event, default=str, ensure_ascii=False).encode()
 
 
 def _logger_field(_logger: Any, _method: str, event: dict[str, Any]) -> dict[str, Any]:

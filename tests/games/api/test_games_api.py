@@ -180,3 +180,34 @@ def test_openapi_schema_and_docs(client):
     assert schema.status_code == 200
     assert b"/api/games/{game_id}/moves/" in schema.content
     assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.parametrize("game_id", [2**63, 2**64, 10**40])
+def test_a_game_id_beyond_the_database_range_is_not_found(alice, game_id):
+    """An id no bigint holds (the schema fuzzer sent 2**64) is a 404 like any unknown game, on every route that
+    takes one: the refusal is logged with the id as given, and the log line must not fail on it."""
+    client = client_for(alice)
+    calls = (
+        ("get", f"/api/games/{game_id}/", None),
+        ("get", f"/api/games/{game_id}/moves/?since=0", None),
+        ("post", f"/api/games/{game_id}/moves/", {"action": {"type": "roll"}, "expected_seq": 0}),
+        ("post", f"/api/games/{game_id}/join/", {}),
+        ("post", f"/api/games/{game_id}/start/", {}),
+        ("post", f"/api/games/{game_id}/leave/", {}),
+    )
+    for method, url, body in calls:
+        response = getattr(client, method)(url, body, format="json") if body is not None else client.get(url)
+        assert response.status_code == 404, (url, response.status_code, response.content[:200])
+        assert error_code(response) == "not_found", url
+
+
+def test_an_action_holding_an_integer_beyond_64_bits_is_refused(alice, bob):
+    game_id = create(alice).json()["id"]
+    client_for(bob).post(f"/api/games/{game_id}/join/", {}, format="json")
+    client_for(alice).post(f"/api/games/{game_id}/start/")
+    for action in ({"type": "build_settlement", "vertex": 2**64}, {"type": "roll", "extra": -(2**70)}):
+        response = client_for(alice).post(f"/api/games/{game_id}/moves/", {"action": action}, format="json")
+        assert response.status_code == 400, response.content[:200]
+        error_code(response)
+    assert not Move.objects.exists()
+    assert Game.objects.get(pk=game_id).seq == 0
