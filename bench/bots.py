@@ -267,8 +267,8 @@ def main(argv: list[str] | None = None) -> int:
         help="play the hard bot against three of catanatron's AlphaBeta or Value bots (bench/vs_catanatron.py)",
     )
     argv = list(sys.argv[1:] if argv is None else argv)
-    rest = argv[argv.index("--") + 1 :] if "--" in argv else []
-    args = parser.parse_args(argv[: len(argv) - len(rest) - (1 if "--" in argv else 0)])
+    cut = argv.index("--") if "--" in argv else len(argv)  # what follows `--` is vs_catanatron.py's (--against)
+    args, rest = parser.parse_args(argv[:cut]), argv[cut + 1 :]
     if args.against:
         command = against_command(args, rest)
         os.execvp(command[0], command)
