@@ -24,6 +24,9 @@ from tests.games.test_drain import answer
 from tests.games.test_pooler import _need_fleet_packages
 
 pytestmark = pytest.mark.django_db(transaction=True)
+# The badge's state without waiting for it: a page that never rendered has none (get_attribute would wait 30 s and
+# raise, and the second load would never come).
+BADGE = "() => document.querySelector('#connection')?.dataset.state ?? `no badge, title ${document.title}`"
 
 # Every change of the page's connection badge, with the page's clock.
 WATCH = """() => {
@@ -117,7 +120,7 @@ def test_the_table_moves_to_another_node_with_no_more_than_a_brief_reconnecting(
             except Exception as error:
                 seen.append(
                     f"no connection in 45 s: page {response and response.status}, badge "
-                    f"{page.get_attribute('#connection', 'data-state')}, {len(sockets)} sockets, "
+                    f"{page.evaluate(BADGE)}, {len(sockets)} sockets, "
                     f"{socket_errors}, readiness {readiness(ports)}"
                 )
                 if attempt:
