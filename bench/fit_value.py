@@ -3,9 +3,12 @@
     .venv-bench/bin/python bench/fit_value.py --games 3000 --jobs 2            # fit and compare, print weights
     .venv-bench/bin/python bench/fit_value.py --games 3000 --jobs 2 --write    # ... and write value_weights.py
     .venv-bench/bin/python bench/fit_value.py --games 8000 --styles --hidden 16 --data styled.npz   # a network
+    .venv-bench/bin/python bench/fit_value.py --games 1500 --against value --styles --data vsvalue.npz  # vs catanatron
 
 Medium bots play base games against each other (four seats, seeds S..S+N-1); with `--styles` each seat is a
-medium bot of a style of its own (its development-card goal drawn per game, some random moves: `StyledMedium`).
+medium bot of a style of its own (its development-card goal drawn per game, some random moves: `StyledMedium`);
+with `--against value|alphabeta` our bot sits in seat S mod 4 only and catanatron's bots in the other three
+(`catanatron_bridge.py`, installed as for `run_vs_catanatron.sh`): the positions of the games the hard bot meets.
 At the start of every turn each seat's features (`value.features`) are recorded with who went on to win
 (`--data` keeps them in an .npz and reads them back). A conditional logit (a softmax over the four seats of a
 linear score: the model `value.win_chances` evaluates) is fitted by Newton's method with a small ridge, on the
@@ -62,13 +65,22 @@ class StyledMedium:
 
 
 STYLES = False  # set by --styles in the parent, passed to the workers by fork
+AGAINST = ""  # set by --against: catanatron's bots in three seats (bench/catanatron_bridge.py), passed by fork
 
 
 def positions(seed: int) -> tuple[list[list[list[float]]], int | None]:
     """One self-play game: the features of every seat at every turn start, and the winner."""
     state = rules.new_game("base", 4, seed, {"seat_order": "fixed"})
     make = StyledMedium if STYLES else BOTS["medium"]
-    bots = [make(seed=seed * 10 + s) for s in range(4)]
+    bots: list = [make(seed=seed * 10 + s) for s in range(4)]
+    if AGAINST:
+        # our bot in seat seed mod 4, catanatron's in the others: positions of the games the hard bot meets
+        import catanatron_bridge  # here: it needs catanatron, which only --against asks for
+
+        seats, players = catanatron_bridge.seats_for(AGAINST, 4, seed)
+        for s in range(4):
+            if s != seed % 4:
+                bots[s] = _Catanatron(seats[s], players)
     out: list[list[list[float]]] = []
     last_turn = -1
     for _ in range(20_000):
@@ -79,8 +91,20 @@ def positions(seed: int) -> tuple[list[list[list[float]]], int | None]:
             last_turn = state.turn
             out.append(value.all_features(state))
         seat = seats[0]
-        rules.apply(state, seat, choose_for(state, seat, bots[seat]))
+        bot = bots[seat]
+        action = bot.play(state) if isinstance(bot, _Catanatron) else choose_for(state, seat, bot)
+        rules.apply(state, seat, action)
     return out, state.winner
+
+
+class _Catanatron:
+    """A catanatron seat as a player of `positions` (it reads the whole state, as in the benchmark)."""
+
+    def __init__(self, seat: object, players: list) -> None:
+        self.seat, self.players = seat, players
+
+    def play(self, state: rules.State) -> dict:
+        return self.seat.act(state, self.players)
 
 
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 30) -> np.ndarray:
@@ -136,9 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--data", help="an .npz of the games' positions: read when it exists, else written")
     parser.add_argument("--styles", action="store_true", help="population games: each seat a style (StyledMedium)")
+    parser.add_argument(
+        "--against", choices=("value", "alphabeta"), help="our bot in one seat, catanatron's in the other three"
+    )
     args = parser.parse_args(argv)
-    global STYLES
-    STYLES = args.styles
+    global STYLES, AGAINST
+    STYLES, AGAINST = args.styles, args.against or ""
     started = time.perf_counter()
     x, y, g = games_data(args)
     held = g % 5 == 0
@@ -157,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         how = (
             f"bench/fit_value.py --games {args.games} --seed {args.seed}{' --styles' if args.styles else ''}"
+            f"{f' --against {args.against}' if args.against else ''}"
             f"{f' --data {args.data}' if args.data else ''} --hidden {args.hidden} --epochs {args.epochs}:"
             f" {len(xt)} training positions; held-out log-loss"
             f" {held_out['new fit'][0]:.4f} on {len(xh)} (the linear fit alone: {held_out['linear fit'][0]:.4f})."

@@ -60,3 +60,23 @@ def test_against_value_plays_a_game_and_reports_it() -> None:
     assert done.returncode == 0, done.stderr
     assert "| medium | 3 × value | 0.01 | 1 |" in done.stdout
     assert "Where games are won and lost" in done.stdout
+
+
+@pytest.mark.skipif(not _players_installed(), reason="catanatron's players are not installed in .venv-bench")
+def test_fit_value_against_catanatron_fits_on_their_games(tmp_path: Path) -> None:
+    """`bench/fit_value.py --against value`: positions of games with catanatron's bots in three seats, kept in
+    --data and fitted (the held-out fifth is the game of seed 5,000,000)."""
+    data = tmp_path / "games.npz"
+    done = subprocess.run(
+        [str(BENCH_PYTHON), "bench/fit_value.py", "--against", "value", "--games", "3", "--seed", "5000000",
+         "--data", str(data)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "linear fit: held-out log-loss" in done.stdout
+    probe = (  # numpy lives in .venv-bench only
+        "import sys, numpy as np; d = np.load(sys.argv[1]);"
+        "print(sorted(set(d['g'].tolist())), d['x'].shape[1:], len(d['x']) == len(d['y']), len(d['x']) > 100)"
+    )
+    read = subprocess.run([str(BENCH_PYTHON), "-c", probe, str(data)], capture_output=True, text=True, check=True)
+    assert read.stdout.strip() == "[5000000, 5000001, 5000002] (4, 28) True True"
