@@ -272,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         command = against_command(args, rest)
         os.execvp(command[0], command)
+    if rest:
+        parser.error(f"arguments after -- go to --against's benchmark only: {' '.join(rest)}")
     if args.scenario_time_limit is None:
         args.scenario_time_limit = args.time_limit
     tasks = tasks_for(args)

@@ -43,6 +43,14 @@ def test_against_refuses_an_unknown_opponent(capsys) -> None:
     assert "invalid choice: 'stockfish'" in capsys.readouterr().err
 
 
+def test_arguments_after_the_separator_are_refused_without_against(capsys) -> None:
+    """What follows `--` is the catanatron benchmark's: without --against it is an error, not silently dropped."""
+    with pytest.raises(SystemExit) as exit_:
+        bots.main(["--games", "2", "--", "--hero", "medium"])
+    assert exit_.value.code == 2
+    assert "arguments after -- go to --against's benchmark only: --hero medium" in capsys.readouterr().err
+
+
 def _players_installed() -> bool:
     if not BENCH_PYTHON.exists():
         return False
