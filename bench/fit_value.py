@@ -72,15 +72,15 @@ def positions(seed: int) -> tuple[list[list[list[float]]], int | None]:
     """One self-play game: the features of every seat at every turn start, and the winner."""
     state = rules.new_game("base", 4, seed, {"seat_order": "fixed"})
     make = StyledMedium if STYLES else BOTS["medium"]
-    bots: list = [make(seed=seed * 10 + s) for s in range(4)]
+    bots = [make(seed=seed * 10 + s) for s in range(4)]
+    others: dict = {}  # with --against, catanatron's bots by seat (they read the whole state, as in the benchmark)
+    players: list = []
     if AGAINST:
         # our bot in seat seed mod 4, catanatron's in the others: positions of the games the hard bot meets
         import catanatron_bridge  # here: it needs catanatron, which only --against asks for
 
-        seats, players = catanatron_bridge.seats_for(AGAINST, 4, seed)
-        for s in range(4):
-            if s != seed % 4:
-                bots[s] = _Catanatron(seats[s], players)
+        others, players = catanatron_bridge.seats_for(AGAINST, 4, seed)
+        del others[seed % 4]
     out: list[list[list[float]]] = []
     last_turn = -1
     for _ in range(20_000):
@@ -91,20 +91,9 @@ def positions(seed: int) -> tuple[list[list[list[float]]], int | None]:
             last_turn = state.turn
             out.append(value.all_features(state))
         seat = seats[0]
-        bot = bots[seat]
-        action = bot.play(state) if isinstance(bot, _Catanatron) else choose_for(state, seat, bot)
+        action = others[seat].act(state, players) if seat in others else choose_for(state, seat, bots[seat])
         rules.apply(state, seat, action)
     return out, state.winner
-
-
-class _Catanatron:
-    """A catanatron seat as a player of `positions` (it reads the whole state, as in the benchmark)."""
-
-    def __init__(self, seat: object, players: list) -> None:
-        self.seat, self.players = seat, players
-
-    def play(self, state: rules.State) -> dict:
-        return self.seat.act(state, self.players)
 
 
 def fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 30) -> np.ndarray:
