@@ -94,8 +94,9 @@ def clock(monkeypatch):
     return fake
 
 
-def wait_for(condition, timeout: float = 10.0) -> None:
-    """Wait for the worker thread (a real wait on real I/O, not a stand-in for time)."""
+def wait_for(condition, timeout: float = 10.0, describe=None) -> None:
+    """Wait for the worker thread (a real wait on real I/O, not a stand-in for time). `describe`, when given, says
+    what was found instead, in the failure's message."""
     import time
 
     deadline = time.monotonic() + timeout
@@ -103,7 +104,7 @@ def wait_for(condition, timeout: float = 10.0) -> None:
         if condition():
             return
         time.sleep(0.05)
-    raise AssertionError("condition not met in time")
+    raise AssertionError("condition not met in time" + (f": {describe()}" if describe else ""))
 
 
 HOUR = 3600

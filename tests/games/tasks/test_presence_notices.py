@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 import rules
 from games import services
+from games.live import presence
 from games.mail import notifications
 from games.models import Game, Notification
 from rules.ai import move_for
@@ -67,6 +68,13 @@ def _game_against_bots() -> tuple[Game, object]:
         timeout_policy="bot",
     )
     return game, user
+
+
+def _rows(game: Game, user) -> list[dict]:
+    """The player's outbox rows and presence, for a failure's message."""
+    fields = ("pk", "kind", "seq", "send_after", "sent_at", "dropped_at", "attempts", "claimed_until", "last_error")
+    rows = list(Notification.objects.filter(game=game, user=user).order_by("pk").values(*fields))
+    return [*rows, {"at_table": presence.at_table(game.pk, user.pk), "now": time.time()}]
 
 
 def _api(user) -> APIClient:
@@ -178,7 +186,7 @@ def test_a_decision_taken_during_the_grace_is_never_mailed_the_next_open_one_is_
     _play_own_move(game, client)
     _play_own_move(game, client)
     wait_for(lambda: _owes(game), timeout=30)  # the bots placed theirs; the second set-up turn is theirs now
-    wait_for(lambda: smtp.to(user.email), timeout=GRACE + 30)
+    wait_for(lambda: smtp.to(user.email), timeout=GRACE + 30, describe=lambda: _rows(game, user))
     time.sleep(GRACE + 1)
     notifications.flush()
     first.refresh_from_db()
