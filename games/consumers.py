@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils.functional import empty
 from django.utils.translation import gettext as _
+from redis.exceptions import RedisError
 
 from infra import drain, logs, metrics, timing
 from infra.errors import GameError
@@ -31,6 +32,7 @@ from .models import Game
 from .signals import private_game_watched
 
 logger = logging.getLogger(__name__)
+LAYER_WAIT = 5.0  # seconds a closing socket waits for the channel layer to drop it from a group
 
 
 def _submit_collecting(**kwargs: Any) -> tuple[services.MoveResult, list[outbox.Message]]:
@@ -193,15 +195,23 @@ class GameConsumer(OneQueueLoop, AsyncJsonWebsocketConsumer):
         if getattr(self, "counted", False):
             self.counted = False
             metrics.SOCKETS_OPEN.dec()
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if (
-            getattr(self, "present", False)
-            and not await database_sync_to_async(presence.left)(self.game_id, self.user.pk, self.channel_name)
-            and not drain.is_draining()  # the node restarts, not the player: they are back within a second
-        ):
-            # Their last socket on this game: a live turn clock waits only a grace period for them now.
-            await database_sync_to_async(services.player_left)(game_id=self.game_id, user_id=self.user.pk)
+        # The table first: a channel layer that is down (its Redis is not the cache's in a fleet) must not leave a
+        # closed socket counted at the table, renewed by this node's heartbeat for as long as it lives.
+        try:
+            if (
+                getattr(self, "present", False)
+                and not await database_sync_to_async(presence.left)(self.game_id, self.user.pk, self.channel_name)
+                and not drain.is_draining()  # the node restarts, not the player: they are back within a second
+            ):
+                # Their last socket on this game: a live turn clock waits only a grace period for them now.
+                await database_sync_to_async(services.player_left)(game_id=self.game_id, user_id=self.user.pk)
+        finally:
+            for group in getattr(self, "groups_joined", []):
+                try:
+                    await asyncio.wait_for(self.channel_layer.group_discard(group, self.channel_name), LAYER_WAIT)
+                except (OSError, TimeoutError, RedisError):
+                    # The layer is down or stalled: this socket's subscription goes with the connection it lost.
+                    logger.warning("could not leave group %s: the channel layer is unavailable", group)
 
     async def server_restarting(self, event: dict[str, Any]) -> None:
         """This node drains (infra/drain.py): after what came before (a move in flight is answered first), a
