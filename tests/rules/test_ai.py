@@ -441,9 +441,11 @@ def test_hard_time_limit_is_capped_and_registry_constructors_agree():
     state = rules.new_game("base", 4, seed=12)
     seat = rules.to_move(state)[0]
     bot = HardBot(seed=0, time_limit=10)
-    started = time.perf_counter()
+    # The bot's own work, in CPU time: a process the machine sets aside (the suite's other worker and browsers
+    # share the two cores) can pass any bound on the wall clock, and did so by 0.1 s once in a full run.
+    started = time.thread_time()
     action = choose_for(state, seat, bot)
-    assert time.perf_counter() - started <= 2.0 and action in rules.legal_actions(state, seat)
+    assert time.thread_time() - started <= 2.0 and action in rules.legal_actions(state, seat)
     assert bot.searched == 1 and bot.iterations >= 2
     for name, cls in LEVELS.items():
         bot = cls(seed=5)
