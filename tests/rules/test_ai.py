@@ -424,15 +424,16 @@ def test_hard_returns_a_forced_move_at_once_and_respects_its_time_limit():
         seat = rules.to_move(state)[0]
         rules.apply(state, seat, choose_for(state, seat, MediumBot(seed=seat)))
     seat = rules.to_move(state)[0]
-    started = time.perf_counter()
+    # Times are the CPU time of the bot's own work (see test_hard_time_limit_is_capped_and_registry_constructors_agree).
+    started = time.thread_time()
     assert choose_for(state, seat, bot) == {"type": "roll"}
-    assert time.perf_counter() - started < 0.05 and bot.searched == 0
+    assert time.thread_time() - started < 0.05 and bot.searched == 0
     # Set-up decisions search (SETUP_FACTOR times the limit, within the 2 s cap), and stop in time.
     state = rules.new_game("base", 4, seed=4)
     seat = rules.to_move(state)[0]
-    started = time.perf_counter()
+    started = time.thread_time()
     choose_for(state, seat, bot)
-    assert bot.searched == 1 and time.perf_counter() - started < min(SETUP_FACTOR * 0.1, 2.0) + 0.05
+    assert bot.searched == 1 and time.thread_time() - started < min(SETUP_FACTOR * 0.1, 2.0) + 0.05
 
 
 def test_hard_time_limit_is_capped_and_registry_constructors_agree():
@@ -528,7 +529,7 @@ def test_move_for_builds_a_fresh_bot_per_move_and_games_still_finish():
     state = rules.new_game("base", 4, seed=22)
     play_game(state, [MediumBot(seed=s) for s in range(4)], max_actions=80)
     seat = rules.to_move(state)[0]
-    started = time.perf_counter()
+    started = time.thread_time()  # the bot's own work (a loaded machine may set the process aside)
     action = move_for(state, seat, "hard", seed=1, time_limit=0.05)
-    assert time.perf_counter() - started < 0.05 * SETUP_FACTOR + 0.05
+    assert time.thread_time() - started < 0.05 * SETUP_FACTOR + 0.05
     rules.apply(state, seat, action)
