@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from tests.games.private_services import PrivateRedis
 from tests.games.servers import free_port, running_servers, server_env, start_server, stop
+
+
+@pytest.fixture
+def private_redis():
+    """A redis-server of this test's own on a free port, stopped by PID at the end (the test may stop it first)."""
+    private = PrivateRedis()
+    private.start()
+    yield private
+    private.stop()
 
 
 @pytest.fixture

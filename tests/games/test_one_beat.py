@@ -24,11 +24,9 @@ TICK_SECONDS = 0.5
 
 
 @pytest.fixture
-def broker():
-    server = PrivateRedis()
-    server.start()
-    yield server
-    server.stop()
+def broker(private_redis: PrivateRedis) -> PrivateRedis:
+    """The beats' broker: a Redis of this test's own."""
+    return private_redis
 
 
 class Beat:

@@ -15,7 +15,6 @@ import pytest
 
 from games.live import presence
 from tests.games.helpers import started_game
-from tests.games.private_services import PrivateRedis
 from tests.games.servers import free_port, open_socket, server_env, start_server, stop
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,21 +22,13 @@ HEARTBEAT = 0.5  # the node renews its sockets this often: a socket it still cou
 
 
 @pytest.fixture
-def layer_redis():
-    redis = PrivateRedis()
-    redis.start()
-    yield redis
-    redis.stop()
-
-
-@pytest.fixture
-def server_on_own_layer(postgres, redis_url, layer_redis):
+def server_on_own_layer(postgres, redis_url, private_redis):
     """A real server whose cache is the suite's Redis (which this process reads) and whose channel layer is a
     Redis of this test's own."""
     port = free_port()
     env = {
         **server_env(redis_url),
-        "CHANNEL_LAYER_URLS": layer_redis.url,
+        "CHANNEL_LAYER_URLS": private_redis.url,
         "PRESENCE_HEARTBEAT_SECONDS": str(HEARTBEAT),
         "PRESENCE_TTL_SECONDS": "60",
     }
@@ -46,13 +37,13 @@ def server_on_own_layer(postgres, redis_url, layer_redis):
     stop(process)
 
 
-def test_a_socket_closed_while_the_channel_layer_is_down_leaves_the_table(server_on_own_layer, layer_redis):
+def test_a_socket_closed_while_the_channel_layer_is_down_leaves_the_table(server_on_own_layer, private_redis):
     game, (alice, _bob) = started_game()
 
     async def scenario() -> None:
         ws = await open_socket(server_on_own_layer, game.pk, alice)
         assert presence.at_table(game.pk, alice.pk) == (True, None)
-        layer_redis.stop()  # by PID: the layer's only server is gone
+        private_redis.stop()  # by PID: the layer's only server is gone
         closed_at = time.time()
         await ws.close()
         deadline = time.monotonic() + 5

@@ -12,7 +12,7 @@ from aiosmtpd.controller import Controller
 from devstack.embedded import free_port  # re-exported: the tests import it from here
 from games import services
 from tests.factories import UserFactory
-from tests.games.private_services import PrivateRedis, forget_connections
+from tests.games.private_services import forget_connections
 
 
 class Inbox:
@@ -43,15 +43,6 @@ def smtp(settings):
     settings.SITE_URL = "http://testserver"
     yield inbox
     controller.stop()
-
-
-@pytest.fixture
-def private_redis():
-    """A redis-server of this test's own on a free port, stopped by PID at the end."""
-    private = PrivateRedis()
-    private.start()
-    yield private
-    private.stop()
 
 
 @pytest.fixture
