@@ -9,7 +9,8 @@ state (`bench/catanatron_bridge.py`). Game g uses seed S+g; the hero sits at sea
 starts, so the hero plays first, second, third and fourth equally often. Prints the hero's win rate with its
 95% Wilson interval, then where games are won and lost: the hero's mean cities, settlements, road length,
 Longest Road and Largest Army, bank and player trades, development cards bought and held at the end and points
-from cards, in won and lost games, beside the same for the winner of the games it lost.
+from cards, in won and lost games, beside the same for the winner of the games it lost, and which seat won
+those (counted from the hero's).
 `BENCH_RULES_ROOT=/path/to/other/tree` plays another tree's `rules` (an A/B of two versions on the same seeds).
 """
 
@@ -198,6 +199,25 @@ def setup_lines(results: list[Result]) -> list[str]:
     return out
 
 
+def winner_lines(results: list[Result]) -> list[str]:
+    """Who won the games the hero lost, by seat after the hero's (1: the next to play after it). catanatron's
+    value counts one enemy's production, the next player's: each of its bots robs the seat after its own, so the
+    seat after the hero is held back by the hero's robber alone."""
+    lost = [r for r in results if r.finished and not r.won and r.winner is not None]
+    if not lost:
+        return []
+    after = [(r.winner - r.task.game % 4) % 4 for r in lost]
+    cells = " | ".join(f"{after.count(k)} ({100 * after.count(k) / len(lost):.0f}%)" for k in (1, 2, 3))
+    return [
+        "",
+        "Who won the games the hero lost (by seat after the hero's):",
+        "",
+        "| lost | the next seat | two after | the seat before |",
+        "|---|---|---|---|",
+        f"| {len(lost)} | {cells} |",
+    ]
+
+
 def report(results: list[Result], command: str) -> str:
     task = results[0].task
     n, wins = len(results), sum(r.won for r in results)
@@ -233,6 +253,7 @@ def report(results: list[Result], command: str) -> str:
     ):
         lines.append(f"| {label} | " + " | ".join(mean(rows, k) for k in STATS) + " |")
     lines.extend(setup_lines(results))
+    lines.extend(winner_lines(results))
     unfinished = n - sum(r.finished for r in results)
     if unfinished:
         lines.append(f"\n{unfinished} game(s) without a winner within {MAX_ACTIONS} actions.")

@@ -63,8 +63,24 @@ def test_catanatron_bots_finish_a_game_with_legal_moves(kind: str) -> None:
     assert sum(s.fallbacks for s in seats.values()) <= sum(s.decisions for s in seats.values()) // 20
 
 
+def test_the_report_says_which_seat_won_the_games_the_hero_lost() -> None:
+    from bench.vs_catanatron import Result, Task, winner_lines  # after the skip: it needs catanatron
+
+    def result(game: int, winner: int) -> Result:
+        task = Task(opponent="alphabeta", hero="hard", game=game, seed=game + 1, time_limit=0.1)
+        return Result(task, winner == game % 4, True, winner, 70, 1.0, 40, 1.0, 10, 100, 0)
+
+    # Hero at seats 0, 1, 3, 2, 0: lost to the next seat twice (1 after 0, 0 after 3), to the seat before (1 before 2)
+    # once, to the seat two after (2 after 0) once; won once.
+    results = [result(0, 1), result(1, 1), result(3, 0), result(2, 1), result(4, 2)]
+    table = winner_lines(results)
+    assert table[-1] == "| 4 | 2 (50%) | 1 (25%) | 1 (25%) |"
+    assert winner_lines([result(1, 1)]) == []  # no game lost, no table
+
+
 def run_all() -> None:
     test_board_translates_hexes_corners_harbours_and_pieces()
     for kind in ("value", "alphabeta"):
         test_catanatron_bots_finish_a_game_with_legal_moves(kind)
+    test_the_report_says_which_seat_won_the_games_the_hero_lost()
     print("ok")
