@@ -10,12 +10,18 @@ which read a frame only once the last was handled), and a frame that finds the s
 wake-up of the reader.
 
 Without the Redis Pub/Sub layer (the in-memory one of a site without Redis) Channels' own loop runs.
+
+Either way the consumer sends through `ClosedAware`: once the connection has closed under it (the client's close
+answered by the server while a frame was on its way), a frame has nowhere to go and is dropped. The server
+raises for it (uvicorn: a RuntimeError, "after sending 'websocket.close'"), and that exception ended the consumer
+before it handled the disconnect queued behind it: the socket never left presence nor its groups.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,6 +31,40 @@ from channels.layers import get_channel_layer
 from .layers import PubSubChannelLayer
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+logger = logging.getLogger(__name__)
+
+
+class ClosedAware:
+    """The server's `send` for one connection, which drops the frames sent once the connection has closed.
+
+    After the handshake, a frame or a close the server refuses (OSError, as the ASGI spec has it; RuntimeError from
+    uvicorn once it has answered the client's close) means the connection is gone: that one and every later one
+    are dropped, and the consumer goes on to the disconnect the server has queued. Before the handshake, every
+    failure is raised as it is (a consumer that sends before accepting is a bug)."""
+
+    __slots__ = ("send", "accepted", "closed")
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.accepted = False
+        self.closed = False
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if not self.accepted:
+            await self.send(message)
+            self.accepted = message["type"] == "websocket.accept"
+            return
+        try:
+            await self.send(message)
+        except (OSError, RuntimeError) as error:
+            self.closed = True
+            logger.debug("connection closed before a %s could go: %s", message["type"], error)
+            return
+        if message["type"] == "websocket.close":
+            self.closed = True
 
 
 class OneQueueLoop:
@@ -33,14 +73,14 @@ class OneQueueLoop:
     channel_layer_alias: str
     dispatch: Callable[[dict[str, Any]], Awaitable[None]]
 
-    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Callable[..., Awaitable[None]]) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         layer = get_channel_layer(self.channel_layer_alias)
         if not isinstance(layer, PubSubChannelLayer):
-            await super().__call__(scope, receive, send)  # type: ignore[misc]
+            await super().__call__(scope, receive, ClosedAware(send))  # type: ignore[misc]
             return
         self.scope = scope
         self.channel_layer = layer
-        self.base_send = send
+        self.base_send = ClosedAware(send)
         inbox: asyncio.Queue[Any] = asyncio.Queue()
         self.channel_name = await layer.open_inbox(inbox)
         backlog = _Backlog()

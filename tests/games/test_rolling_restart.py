@@ -37,7 +37,8 @@ class Nodes:
         # The tables move as fast as the server answers: far past a person's per-minute budget of moves.
         self.env.update(DRAIN_SECONDS=str(2 * CHECK_MS / 1000), DB_CONN_MAX_AGE="60", RATE_LIMIT_MOVES="1000000")
         self.ports = [free_port() for _ in range(3)]
-        self.processes = [start_server(port, self.env) for port in self.ports]
+        self.logs = Path(tempfile.mkdtemp(prefix="nodes-"))
+        self.processes = [start_server(port, self.env, self.log(i)) for i, port in enumerate(self.ports)]
         self.balancer = HAProxy(Path(tempfile.mkdtemp(prefix="haproxy-")), self.ports, check_ms=CHECK_MS)
         self.balancer.start()
 
@@ -45,8 +46,21 @@ class Nodes:
         process = self.processes[index]
         process.send_signal(sig)
         process.wait(timeout=30)
-        self.processes[index] = start_server(self.ports[index], self.env)
+        self.processes[index] = start_server(self.ports[index], self.env, self.log(index))
         time.sleep(3 * CHECK_MS / 1000)  # two good checks, and the balancer sends it players again
+
+    def log(self, index: int) -> Path:
+        return self.logs / f"node{index}.log"
+
+    def failures(self) -> str:
+        """What the nodes logged of their failures (a traceback, an error), for a failing test's message."""
+        out = []
+        for index in range(len(self.ports)):
+            lines = self.log(index).read_text(errors="replace").splitlines() if self.log(index).exists() else []
+            picked = [line for line in lines if '"exception"' in line or "Traceback" in line or " failed" in line]
+            said = "\n".join(line[:3000] for line in picked[-10:]) or "no error"
+            out.append(f"node {index}: {len(lines)} log lines; {said}")
+        return "\n".join(out)
 
     def stop(self) -> None:
         self.balancer.stop()
@@ -214,13 +228,19 @@ def _assert_nothing_lost(tables: list[Table]) -> None:
 
 
 def test_a_rolling_restart_of_every_node_under_forty_live_games_loses_nothing(nodes):
-    tables = _play_through(nodes, lambda: [nodes.restart(i, signal.SIGTERM) for i in range(3)])
+    try:
+        tables = _play_through(nodes, lambda: [nodes.restart(i, signal.SIGTERM) for i in range(3)])
+    except AssertionError as failed:
+        raise AssertionError(f"{failed}\n{nodes.failures()}") from failed
     _assert_nothing_lost(tables)
     closes = [code for t in tables for code in t.closes]
     assert closes and set(closes) <= {1012}  # every socket moved by a drain, none dropped
 
 
 def test_a_node_killed_under_forty_live_games_loses_nothing(nodes):
-    tables = _play_through(nodes, lambda: nodes.restart(1, signal.SIGKILL))
+    try:
+        tables = _play_through(nodes, lambda: nodes.restart(1, signal.SIGKILL))
+    except AssertionError as failed:
+        raise AssertionError(f"{failed}\n{nodes.failures()}") from failed
     _assert_nothing_lost(tables)
     assert any(t.closes for t in tables)  # the killed node's tables lost their sockets and came back
