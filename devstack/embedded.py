@@ -148,7 +148,9 @@ class EmbeddedPostgres(_Server):
             self._initdb()
         argv = [str(PG_BIN / "postgres"), "-D", str(self.data), "-p", str(self.port), "-h", "127.0.0.1"]
         # TCP only: no Unix socket, whose path (the data folder's) may exceed the 107 bytes a socket path allows.
-        argv += ["-k", "", "-c", "max_connections=200", "-c", "listen_addresses=127.0.0.1"]
+        # 400 connections: without a pooler, a web node keeps one per thread that touched the database (some 30 under
+        # forty live games), and the suite's two workers may each run a fleet of three or four nodes at once.
+        argv += ["-k", "", "-c", "max_connections=400", "-c", "listen_addresses=127.0.0.1"]
         if not self.durable:
             argv += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
         self._spawn(argv, user=self.user, death_signal=signal.SIGINT)
