@@ -210,7 +210,10 @@ def _play_through(nodes: Nodes, disturb) -> list[Table]:
         for table in tables:
             await table.close()
 
-    asyncio.run(scenario())
+    try:
+        asyncio.run(scenario())
+    except AssertionError as failed:  # a table saw what it should not: say what the nodes logged of failures
+        raise AssertionError(f"{failed}\n{nodes.failures()}") from failed
     return tables
 
 
@@ -228,19 +231,13 @@ def _assert_nothing_lost(tables: list[Table]) -> None:
 
 
 def test_a_rolling_restart_of_every_node_under_forty_live_games_loses_nothing(nodes):
-    try:
-        tables = _play_through(nodes, lambda: [nodes.restart(i, signal.SIGTERM) for i in range(3)])
-    except AssertionError as failed:
-        raise AssertionError(f"{failed}\n{nodes.failures()}") from failed
+    tables = _play_through(nodes, lambda: [nodes.restart(i, signal.SIGTERM) for i in range(3)])
     _assert_nothing_lost(tables)
     closes = [code for t in tables for code in t.closes]
     assert closes and set(closes) <= {1012}  # every socket moved by a drain, none dropped
 
 
 def test_a_node_killed_under_forty_live_games_loses_nothing(nodes):
-    try:
-        tables = _play_through(nodes, lambda: nodes.restart(1, signal.SIGKILL))
-    except AssertionError as failed:
-        raise AssertionError(f"{failed}\n{nodes.failures()}") from failed
+    tables = _play_through(nodes, lambda: nodes.restart(1, signal.SIGKILL))
     _assert_nothing_lost(tables)
     assert any(t.closes for t in tables)  # the killed node's tables lost their sockets and came back

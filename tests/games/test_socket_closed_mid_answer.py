@@ -27,7 +27,7 @@ ROUNDS = 20
 
 
 @pytest.fixture
-def server(postgres, redis_url):
+def logged_server(postgres, redis_url):
     """A real server with a quick presence heartbeat, its log kept in a file of the test's own."""
     port = free_port()
     log = Path(tempfile.mkdtemp(prefix="closed-mid-answer-")) / "server.log"
@@ -37,8 +37,8 @@ def server(postgres, redis_url):
     stop(process)
 
 
-def test_a_socket_closed_while_its_answer_is_on_the_way_leaves_the_table(server):
-    port, log = server
+def test_a_socket_closed_while_its_answer_is_on_the_way_leaves_the_table(logged_server):
+    port, log = logged_server
     game, (alice, _bob) = started_game()
 
     async def scenario() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from rest_framework.test import APIClient
 
 import rules
 from games import services
@@ -16,6 +15,7 @@ from moderation import services as moderation
 from moderation.models import AuditEntry, Report, Sanction
 from tests.factories import UserFactory
 from tests.games.helpers import started_game, state_of
+from tests.moderation.helpers import api
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +29,6 @@ def _moderator(user=None):
     user = user or UserFactory()
     user.groups.add(moderation.moderators_group())
     return type(user).objects.get(pk=user.pk)  # fresh permission cache
-
-
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def _web(user) -> Client:
@@ -51,7 +45,7 @@ def _seated_moderator_game(**kwargs):
 
 def _act(user, game, action: str, **more):
     body = {"action": action, "reason": "my own game", **more}
-    return _api(user).post(f"/api/moderation/games/{game.pk}/actions/", body, format="json")
+    return api(user).post(f"/api/moderation/games/{game.pk}/actions/", body, format="json")
 
 
 def _snapshot(game) -> tuple:
@@ -97,7 +91,7 @@ def test_a_moderator_offered_a_seat_is_recused_from_that_game():
     moderation.seat_replace_with_bot(moderator=other, game_id=game.pk, user_id=bob.pk, reason="left")
     moderation.seat_offer(moderator=other, game_id=game.pk, seat_index=1, user=mod, reason="a volunteer")
     _refused(_act(mod, game, "pause"))
-    _refused(_api(mod).get(f"/api/moderation/games/{game.pk}/position/?reveal=1&reason=curious"))
+    _refused(api(mod).get(f"/api/moderation/games/{game.pk}/position/?reveal=1&reason=curious"))
     assert Game.objects.get(pk=game.pk).status == "active"
 
 
@@ -112,14 +106,14 @@ def test_no_one_offers_a_seat_to_themselves():
 def test_a_moderator_who_plays_cannot_read_the_position_revealed_or_not():
     game, alice, _bob = _seated_moderator_game()
     for query in ("", "?reveal=1&reason=checking", "?seq=0&reveal=1&reason=checking"):
-        _refused(_api(alice).get(f"/api/moderation/games/{game.pk}/position/{query}"))
+        _refused(api(alice).get(f"/api/moderation/games/{game.pk}/position/{query}"))
     assert not AuditEntry.objects.exists()
 
 
 def test_the_position_api_hides_hands_until_a_reveal_with_a_reason_which_is_audited():
     game, (alice, _bob) = started_game()
     services.move_submit(game_id=game.pk, user=alice, action=rules.legal_actions(state_of(game), 0)[0])
-    client = _api(_moderator())
+    client = api(_moderator())
     url = f"/api/moderation/games/{game.pk}/position/"
     plain = client.get(url).json()
     assert plain["revealed"] is False and plain["hands"] is None and plain["development"] is None
@@ -173,7 +167,7 @@ def test_a_moderator_handles_no_report_from_a_game_they_play_nor_about_themselve
     about_bob = services.report_create(reporter=alice, game_id=game.pk, reason="rude", user_id=bob.pk)
     about_alice = services.report_create(reporter=bob, game_id=game.pk, reason="rude", user_id=alice.pk)
     for report in (about_bob, about_alice):
-        response = _api(alice).post(
+        response = api(alice).post(
             f"/api/moderation/reports/{report.pk}/", {"action": "dismiss", "reason": "fine"}, format="json"
         )
         assert response.status_code == 403 and response.json()["error"]["code"] == "recused"
@@ -186,7 +180,7 @@ def test_a_moderator_handles_no_report_from_a_game_they_play_nor_about_themselve
 
 def test_a_moderator_does_not_sanction_someone_they_play_against():
     game, alice, bob = _seated_moderator_game()
-    response = _api(alice).post(f"/api/moderation/users/{bob.pk}/", {"action": "ban", "reason": "x"}, format="json")
+    response = api(alice).post(f"/api/moderation/users/{bob.pk}/", {"action": "ban", "reason": "x"}, format="json")
     _refused(response, "You play in a running game with this person: another moderator decides.")
     bob.refresh_from_db()
     assert bob.is_active and not bob.banned and not Sanction.objects.exists()
